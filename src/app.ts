@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import type { Container } from './container.ts';
+import { adminRoutes } from './domains/accounts/routes.ts';
+import { apiKeysRoutes } from './domains/api-keys/routes.ts';
+import { registerAuth } from './http/auth.ts';
+import { ErrorBodySchema } from './http/common-schemas.ts';
+import { registerErrorHandling } from './http/error-handler.ts';
+import { registerJsonParser } from './http/json-parser.ts';
+import { registerMetrics } from './http/metrics.ts';
+import { opsRoutes } from './http/ops-routes.ts';
+import { registerValidation } from './http/validation.ts';
+
+export const API_VERSION = '2026-11-22';
+
+/** Builds the HTTP application from a container. Reads no environment: everything comes in. */
+export async function buildApp(container: Container): Promise<FastifyInstance> {
+  const { config, services } = container;
+  const app = Fastify({
+    loggerInstance: container.logger as FastifyBaseLogger,
+    // One line per request is written by the onResponse hook below, with the route and account.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: config.bodyLimit,
+    genReqId: () => `req_${randomUUID().replaceAll('-', '')}`,
+    // Client-supplied ids are not trusted for correlation of our own logs.
+    requestIdHeader: false,
+    forceCloseConnections: 'idle',
+    routerOptions: { maxParamLength: 200 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  registerValidation(app);
+  registerJsonParser(app, config.bodyLimit);
+  registerErrorHandling(app);
+  const metrics = registerMetrics(app);
+  app.addSchema(ErrorBodySchema);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.header('arbiter-version', API_VERSION);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        route: request.is404 ? undefined : request.routeOptions.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 100) / 100,
+        account: request.principal?.accountId,
+      },
+      'request completed',
+    );
+  });
+
+  // The UI's own routes carry no auth flag: mark them public as they are registered.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), auth: false };
+  });
+  registerAuth(app, { apiKeys: services.apiKeys, meter: container.meter });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Arbiter',
+        version: API_VERSION,
+        description: 'Checks and enforces what an AI agent proposes to do or to say, before it happens.',
+      },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'arbiter_sk_… API key' } },
+      },
+      security: [{ bearer: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: false } });
+
+  await app.register(opsRoutes({ ready: container.ready, metrics }));
+  app.get('/openapi.json', { config: { auth: false }, schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(apiKeysRoutes(services.apiKeys));
+  if (config.adminToken) await app.register(adminRoutes(services.accounts, config.adminToken));
+
+  await app.ready();
+  return app;
+}

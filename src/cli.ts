@@ -1,0 +1,109 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError, loadConfig } from './config.ts';
+import { createContainer } from './container.ts';
+import { migrateDown, migrateToLatest, openDatabase } from './db/database.ts';
+import { AppError } from './errors.ts';
+import { createLogger } from './logger.ts';
+import { startServer, stopOnSignals } from './server.ts';
+
+/** Runs a command against the configured database without starting the HTTP server. */
+async function withContainer<T>(
+  run: (c: Awaited<ReturnType<typeof createContainer>>) => Promise<T>,
+): Promise<T> {
+  const config = loadConfig();
+  const container = await createContainer(config, createLogger('warn'));
+  try {
+    return await run(container);
+  } finally {
+    await container.close();
+  }
+}
+
+function print(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+async function requireAccount(c: Awaited<ReturnType<typeof createContainer>>, ref: string) {
+  const account = await c.services.accounts.findByIdOrEmail(ref);
+  if (!account) throw new AppError('NOT_FOUND', `No account with id or email '${ref}'`);
+  return account;
+}
+
+const program = new Command('arbiter')
+  .description('Checks and enforces what an AI agent proposes to do or to say.')
+  .showHelpAfterError()
+  .exitOverride();
+
+program
+  .command('serve')
+  .description('Serve the HTTP API (SQLite in ARBITER_DATA_DIR unless DATABASE_URL is set)')
+  .action(async () => {
+    stopOnSignals(await startServer(loadConfig()));
+  });
+
+program
+  .command('migrate')
+  .description('Apply pending migrations (or undo the last one with --down)')
+  .option('--down', 'undo the most recent migration')
+  .action(async (opts: { down?: boolean }) => {
+    const db = openDatabase(loadConfig().database);
+    try {
+      const done = opts.down ? await migrateDown(db) : await migrateToLatest(db);
+      print({ migrations: done });
+    } finally {
+      await db.close();
+    }
+  });
+
+const accounts = program.command('accounts').description('Manage accounts');
+accounts
+  .command('create')
+  .requiredOption('--email <email>')
+  .requiredOption('--name <name>')
+  .option('--plan <plan>', 'plan id', 'free')
+  .description('Create an account and print its first API key (shown once)')
+  .action((opts: { email: string; name: string; plan: string }) =>
+    withContainer(async (c) => print(await c.services.accounts.create(opts))),
+  );
+
+const keys = program.command('keys').description('Manage API keys');
+keys
+  .command('create')
+  .requiredOption('--account <id-or-email>')
+  .option('--name <name>', 'label for the key', 'cli')
+  .description('Create a key for an account and print it (shown once)')
+  .action((opts: { account: string; name: string }) =>
+    withContainer(async (c) => {
+      const account = await requireAccount(c, opts.account);
+      print(await c.services.apiKeys.create(account.id, opts.name));
+    }),
+  );
+keys
+  .command('list')
+  .requiredOption('--account <id-or-email>')
+  .description("List an account's keys, masked")
+  .action((opts: { account: string }) =>
+    withContainer(async (c) =>
+      print(await c.services.apiKeys.list((await requireAccount(c, opts.account)).id)),
+    ),
+  );
+keys
+  .command('revoke')
+  .argument('<key_id>')
+  .requiredOption('--account <id-or-email>')
+  .description('Revoke a key permanently')
+  .action((keyId: string, opts: { account: string }) =>
+    withContainer(async (c) => {
+      await c.services.apiKeys.revoke((await requireAccount(c, opts.account)).id, keyId);
+      print({ success: true });
+    }),
+  );
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) process.exit(err.exitCode);
+  const message = err instanceof ConfigError || err instanceof AppError ? err.message : String(err);
+  process.stderr.write(`arbiter: ${message}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,92 @@
+import path from 'node:path';
+import Type, { type Static } from 'typebox';
+import { Value } from 'typebox/value';
+import { isWellFormedKey } from './domains/api-keys/key-format.ts';
+
+/**
+ * Every setting the service reads from its environment, parsed once at start. Nothing else in
+ * `src/` reads `process.env`: `buildApp` and the services receive the frozen result.
+ */
+const EnvSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  ARBITER_DATA_DIR: Type.String({ minLength: 1, default: './data' }),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  ARBITER_BOOTSTRAP_KEY: Type.Optional(Type.String()),
+  ARBITER_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  ARBITER_LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+  ARBITER_BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1_048_576 }),
+  ARBITER_USAGE_FLUSH_MS: Type.Integer({ minimum: 10, default: 1000 }),
+  ARBITER_KEY_CACHE_MS: Type.Integer({ minimum: 0, maximum: 1000, default: 500 }),
+});
+
+type Env = Static<typeof EnvSchema>;
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly database:
+    | { readonly kind: 'sqlite'; readonly file: string }
+    | { readonly kind: 'postgres'; readonly url: string };
+  readonly redisUrl: string | undefined;
+  readonly bootstrapKey: string | undefined;
+  readonly adminToken: string | undefined;
+  readonly logLevel: string;
+  /** Largest accepted request body in bytes; larger ones get 413. */
+  readonly bodyLimit: number;
+  /** How often batched usage counts are written to the database. */
+  readonly usageFlushMs: number;
+  /**
+   * How long a verified key stays trusted in memory. Bounded by 1000 ms so that a key revoked on
+   * one instance stops working on every other instance sharing the database within a second.
+   */
+  readonly keyCacheMs: number;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment into a frozen `Config`; throws `ConfigError` with one readable line. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const known = Object.keys(EnvSchema.properties);
+  const input: Record<string, unknown> = {};
+  for (const name of known) {
+    const raw = env[name];
+    if (raw !== undefined && raw !== '') input[name] = raw;
+  }
+  const withDefaults = Value.Default(EnvSchema, Value.Convert(EnvSchema, input));
+  const errors = [...Value.Errors(EnvSchema, withDefaults)];
+  if (errors.length > 0) {
+    const first = errors[0]!;
+    const name = first.instancePath.replace(/^\//, '') || first.schemaPath;
+    throw new ConfigError(
+      `Invalid configuration: ${name} ${first.message} (got ${JSON.stringify(input[name])})`,
+    );
+  }
+  const parsed = withDefaults as Env;
+  if (parsed.ARBITER_BOOTSTRAP_KEY !== undefined && !isWellFormedKey(parsed.ARBITER_BOOTSTRAP_KEY)) {
+    throw new ConfigError(
+      'Invalid configuration: ARBITER_BOOTSTRAP_KEY must look like arbiter_sk_ followed by at least 32 letters or digits',
+    );
+  }
+  const dataDir = path.resolve(parsed.ARBITER_DATA_DIR);
+  return Object.freeze({
+    port: parsed.PORT,
+    host: parsed.HOST,
+    dataDir,
+    database: parsed.DATABASE_URL
+      ? Object.freeze({ kind: 'postgres' as const, url: parsed.DATABASE_URL })
+      : Object.freeze({ kind: 'sqlite' as const, file: path.join(dataDir, 'arbiter.db') }),
+    redisUrl: parsed.REDIS_URL,
+    bootstrapKey: parsed.ARBITER_BOOTSTRAP_KEY,
+    adminToken: parsed.ARBITER_ADMIN_TOKEN,
+    logLevel: parsed.ARBITER_LOG_LEVEL,
+    bodyLimit: parsed.ARBITER_BODY_LIMIT,
+    usageFlushMs: parsed.ARBITER_USAGE_FLUSH_MS,
+    keyCacheMs: parsed.ARBITER_KEY_CACHE_MS,
+  });
+}

@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import {
+  Kysely,
+  type MigrationResultSet,
+  Migrator,
+  NO_MIGRATIONS,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+} from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.ts';
+import { migrations } from './migrations/index.ts';
+import type { Database } from './schema.ts';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Db {
+  readonly kysely: Kysely<Database>;
+  readonly dialect: DialectName;
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+
+/** Opens the configured database. Callers run `migrateToLatest` before serving. */
+export function openDatabase(database: Config['database']): Db {
+  if (database.kind === 'sqlite') {
+    fs.mkdirSync(path.dirname(database.file), { recursive: true });
+    const handle = new SQLite(database.file);
+    // WAL lets readers proceed while a write commits; NORMAL sync is durable across process
+    // crashes (the WAL is fsynced at checkpoints) and is what WAL mode is designed for.
+    handle.pragma('journal_mode = WAL');
+    handle.pragma('synchronous = NORMAL');
+    handle.pragma('foreign_keys = ON');
+    handle.pragma('busy_timeout = 5000');
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: handle }) });
+    return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  }
+  const pool = new pg.Pool({
+    connectionString: database.url,
+    max: 10,
+    // Counters are BIGINT; they stay far below 2^53, so read them as numbers.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID
+          ? (v: string) => Number(v)
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+}
+
+function migrator(db: Db): Migrator {
+  return new Migrator({
+    db: db.kysely,
+    provider: { getMigrations: async () => migrations },
+    migrationTableName: 'arbiter_migrations',
+    migrationLockTableName: 'arbiter_migrations_lock',
+  });
+}
+
+function unwrap(result: MigrationResultSet): string[] {
+  if (result.error) throw result.error;
+  return (result.results ?? []).map((r) => `${r.direction} ${r.migrationName}`);
+}
+
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  return unwrap(await migrator(db).migrateToLatest());
+}
+
+export async function migrateDown(db: Db): Promise<string[]> {
+  return unwrap(await migrator(db).migrateDown());
+}
+
+export async function migrateToNothing(db: Db): Promise<string[]> {
+  return unwrap(await migrator(db).migrateTo(NO_MIGRATIONS));
+}
+
+/** True when the database answers and every known migration has been applied. */
+export async function isReady(db: Db): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db.kysely);
+    const known = await migrator(db).getMigrations();
+    return known.every((m) => m.executedAt !== undefined);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,35 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** Secret keys: `arbiter_sk_` followed by 32 or more base62 characters (DESIGN "Contract decisions"). */
+export const KEY_PREFIX = 'arbiter_sk_';
+const KEY_BODY_LENGTH = 40;
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const WELL_FORMED = /^arbiter_sk_[0-9A-Za-z]{32,128}$/;
+
+export function isWellFormedKey(candidate: string): boolean {
+  return WELL_FORMED.test(candidate);
+}
+
+/** A fresh key with ~238 bits of entropy; rejection sampling keeps every character equally likely. */
+export function generateKey(): string {
+  let body = '';
+  while (body.length < KEY_BODY_LENGTH) {
+    for (const byte of randomBytes(KEY_BODY_LENGTH)) {
+      if (byte < 248 && body.length < KEY_BODY_LENGTH) body += BASE62[byte % 62];
+    }
+  }
+  return KEY_PREFIX + body;
+}
+
+/**
+ * Keys carry enough entropy that a single SHA-256 is a safe at-rest form (as for Stripe or
+ * Unkey keys); a slow password hash would put milliseconds on every authenticated request.
+ */
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** The only form of a key ever shown after creation: `arbiter_sk_…a1b2`. */
+export function maskKey(lastFour: string): string {
+  return `${KEY_PREFIX}…${lastFour}`;
+}

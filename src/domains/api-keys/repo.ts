@@ -1,0 +1,58 @@
+import type { Kysely } from 'kysely';
+import type { ApiKeyRow, Database } from '../../db/schema.ts';
+
+export interface KeyWithUsage extends ApiKeyRow {
+  calls_this_month: number;
+}
+
+export function createApiKeysRepo(db: Kysely<Database>) {
+  return {
+    async insert(row: ApiKeyRow): Promise<void> {
+      await db.insertInto('api_keys').values(row).execute();
+    },
+    /** The key behind a secret's hash, with its account's plan, for authentication. */
+    findActiveByHash(keyHash: string) {
+      return db
+        .selectFrom('api_keys')
+        .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+        .select(['api_keys.id as keyId', 'api_keys.account_id as accountId', 'accounts.plan as plan'])
+        .where('api_keys.key_hash', '=', keyHash)
+        .where('api_keys.revoked_at', 'is', null)
+        .executeTakeFirst();
+    },
+    findForAccount(accountId: string, keyId: string): Promise<ApiKeyRow | undefined> {
+      return db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('id', '=', keyId)
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
+    },
+    /** Keys of an account, oldest first, with this month's flushed call count. */
+    async listWithUsage(accountId: string, month: string): Promise<KeyWithUsage[]> {
+      const rows = await db
+        .selectFrom('api_keys')
+        .leftJoin('usage_monthly', (join) =>
+          join.onRef('usage_monthly.key_id', '=', 'api_keys.id').on('usage_monthly.month', '=', month),
+        )
+        .selectAll('api_keys')
+        .select('usage_monthly.calls')
+        .where('api_keys.account_id', '=', accountId)
+        .orderBy('api_keys.created_at')
+        .orderBy('api_keys.id')
+        .execute();
+      return rows.map(({ calls, ...key }) => ({ ...key, calls_this_month: Number(calls ?? 0) }));
+    },
+    async revoke(accountId: string, keyId: string, at: string): Promise<void> {
+      await db
+        .updateTable('api_keys')
+        .set({ revoked_at: at })
+        .where('id', '=', keyId)
+        .where('account_id', '=', accountId)
+        .where('revoked_at', 'is', null)
+        .execute();
+    },
+  };
+}
+
+export type ApiKeysRepo = ReturnType<typeof createApiKeysRepo>;

@@ -1,0 +1,45 @@
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { KeyCache } from './key-cache.ts';
+import type { RevocationBus } from './service.ts';
+
+const CHANNEL = 'arbiter:revocations';
+
+/**
+ * Announces revocations to every instance on the same Redis so their key caches drop the key at
+ * once. Without Redis the cache lifetime (≤ 1 s) bounds the delay instead.
+ */
+export async function createRedisRevocationBus(
+  url: string,
+  cache: KeyCache,
+  log: Pick<Logger, 'warn'>,
+): Promise<RevocationBus & { close(): Promise<void> }> {
+  const publisher = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
+  const subscriber = new Redis(url, { lazyConnect: true });
+  await Promise.all([publisher.connect(), subscriber.connect()]);
+  await subscriber.subscribe(CHANNEL);
+  subscriber.on('message', (_channel: string, message: string) => {
+    const [kind, id] = message.split(':', 2);
+    if (!id) return;
+    if (kind === 'key') cache.forgetKey(id);
+    else if (kind === 'account') cache.forgetAccount(id);
+  });
+  const publish = async (message: string) => {
+    try {
+      await publisher.publish(CHANNEL, message);
+    } catch (err) {
+      log.warn(
+        { err },
+        'could not announce a revocation; other instances will see it within the key cache lifetime',
+      );
+    }
+  };
+  return {
+    publishKey: (keyId) => publish(`key:${keyId}`),
+    publishAccount: (accountId) => publish(`account:${accountId}`),
+    async close() {
+      subscriber.disconnect();
+      publisher.disconnect();
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { principalOf } from '../../http/auth.ts';
+import { errorResponses, SuccessSchema } from '../../http/common-schemas.ts';
+import { CreatedKeySchema, CreateKeyBody, KeyIdParams, ListedKeySchema, WhoAmISchema } from './schemas.ts';
+import type { ApiKeysService } from './service.ts';
+
+export function apiKeysRoutes(apiKeys: ApiKeysService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/api-keys',
+      {
+        schema: {
+          tags: ['API keys'],
+          summary: 'Create an API key (the secret is returned once)',
+          body: CreateKeyBody,
+          response: { 201: CreatedKeySchema, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const created = await apiKeys.create(principalOf(request).accountId, request.body.name);
+        return reply.status(201).send({ success: true as const, ...created });
+      },
+    );
+
+    app.get(
+      '/api-keys',
+      {
+        schema: {
+          tags: ['API keys'],
+          summary: 'List the keys of the calling account, masked, oldest first',
+          response: { 200: Type.Array(ListedKeySchema), ...errorResponses },
+        },
+      },
+      async (request) => apiKeys.list(principalOf(request).accountId),
+    );
+
+    app.delete(
+      '/api-keys/:key_id',
+      {
+        schema: {
+          tags: ['API keys'],
+          summary: 'Revoke a key, permanently',
+          params: KeyIdParams,
+          response: { 200: SuccessSchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        await apiKeys.revoke(principalOf(request).accountId, request.params.key_id);
+        return { success: true };
+      },
+    );
+
+    app.get(
+      '/v1/whoami',
+      {
+        schema: {
+          tags: ['API keys'],
+          summary: 'The account, key and plan behind the bearer key',
+          response: { 200: WhoAmISchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const p = principalOf(request);
+        return { account_id: p.accountId, key_id: p.keyId, plan: p.plan };
+      },
+    );
+  };
+}

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, Errors } from '../../errors.ts';
+import type { UsageMeter } from '../usage/meter.ts';
+import { monthOf } from '../usage/periods.ts';
+import type { KeyCache } from './key-cache.ts';
+import { generateKey, hashKey, isWellFormedKey, maskKey } from './key-format.ts';
+import type { ApiKeysRepo } from './repo.ts';
+
+/** Who is calling: resolved from a bearer key on every authenticated request. */
+export interface Principal {
+  keyId: string;
+  accountId: string;
+  plan: string;
+}
+
+export interface CreatedKey {
+  id: string;
+  key: string;
+  name: string;
+  created_at: string;
+}
+
+export interface ListedKey {
+  id: string;
+  key: string;
+  name: string;
+  created_at: string;
+  revoked_at: string | null;
+  status: 'active' | 'revoked';
+  calls_this_month: number;
+}
+
+/** Tells other instances that a key or a whole account stopped working (Redis pub/sub when configured). */
+export interface RevocationBus {
+  publishKey(keyId: string): Promise<void>;
+  publishAccount(accountId: string): Promise<void>;
+}
+
+export function createApiKeysService(deps: {
+  repo: ApiKeysRepo;
+  cache: KeyCache;
+  meter: Pick<UsageMeter, 'pendingForKey'>;
+  bus: RevocationBus | undefined;
+  now?: () => Date;
+}) {
+  const now = deps.now ?? (() => new Date());
+
+  return {
+    /** Creates a key; the returned secret is never retrievable again. */
+    async create(accountId: string, name: string, secret: string = generateKey()): Promise<CreatedKey> {
+      if (!isWellFormedKey(secret)) throw Errors.validation('The key does not have the arbiter_sk_ format');
+      const row = {
+        id: randomUUID(),
+        account_id: accountId,
+        name,
+        key_hash: hashKey(secret),
+        key_last4: secret.slice(-4),
+        created_at: now().toISOString(),
+        revoked_at: null,
+      };
+      await deps.repo.insert(row);
+      return { id: row.id, key: secret, name: row.name, created_at: row.created_at };
+    },
+
+    async list(accountId: string): Promise<ListedKey[]> {
+      const month = monthOf(now());
+      const rows = await deps.repo.listWithUsage(accountId, month);
+      return rows.map((row) => ({
+        id: row.id,
+        key: maskKey(row.key_last4),
+        name: row.name,
+        created_at: row.created_at,
+        revoked_at: row.revoked_at,
+        status: row.revoked_at === null ? 'active' : 'revoked',
+        calls_this_month: row.calls_this_month + deps.meter.pendingForKey(row.id, month),
+      }));
+    },
+
+    /** Permanent. Revoking an already revoked key succeeds again; another account's key is "not found". */
+    async revoke(accountId: string, keyId: string): Promise<void> {
+      const key = await deps.repo.findForAccount(accountId, keyId);
+      if (!key) throw Errors.notFound('API key');
+      if (key.revoked_at === null) await deps.repo.revoke(accountId, keyId, now().toISOString());
+      deps.cache.forgetKey(keyId);
+      await deps.bus?.publishKey(keyId);
+    },
+
+    /** The principal behind a bearer secret, or an UNAUTHENTICATED error. */
+    async authenticate(secret: string | undefined): Promise<Principal> {
+      if (secret === undefined || !isWellFormedKey(secret)) throw Errors.unauthenticated();
+      const keyHash = hashKey(secret);
+      const cached = deps.cache.get(keyHash);
+      if (cached) return cached;
+      const found = await deps.repo.findActiveByHash(keyHash);
+      if (!found) throw new AppError('UNAUTHENTICATED', 'The API key is unknown or has been revoked');
+      deps.cache.set(keyHash, found);
+      return found;
+    },
+  };
+}
+
+export type ApiKeysService = ReturnType<typeof createApiKeysService>;

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import secureJson from 'secure-json-parse';
+import { AppError, Errors } from '../errors.ts';
+
+/** Deeper documents are refused: no legitimate payload needs it, and recursive code downstream would. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Nesting depth of a JSON text, counted without parsing (brackets inside strings are skipped).
+ * Linear in the input and allocation-free, so it is cheap to run before `JSON.parse`.
+ */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 /* { */ || c === 91 /* [ */) {
+      depth++;
+      if (depth > max) max = depth;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+  return max;
+}
+
+/** Replaces Fastify's JSON parser: same prototype-poisoning protection, plus a depth limit and our error codes. */
+export function registerJsonParser(app: FastifyInstance, bodyLimit: number): void {
+  app.removeContentTypeParser(['application/json']);
+  app.addContentTypeParser(
+    /^application\/([\w.+-]+\+)?json(\s*;.*)?$/i,
+    { parseAs: 'string', bodyLimit },
+    (_request, body, done) => {
+      const text = body as string;
+      if (text.trim() === '')
+        return done(Errors.invalidJson('The request body is empty; send a JSON object'), undefined);
+      if (jsonDepth(text) > MAX_JSON_DEPTH) {
+        return done(Errors.validation(`JSON nesting is deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+      }
+      try {
+        done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+      } catch (err) {
+        const reason =
+          err instanceof SyntaxError
+            ? err.message
+            : 'the body contains a forbidden __proto__ or constructor key';
+        done(new AppError('INVALID_JSON', `The request body is not valid JSON: ${reason}`), undefined);
+      }
+    },
+  );
+}

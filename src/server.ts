@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import type { Config } from './config.ts';
+import { type Container, createContainer } from './container.ts';
+import { createLogger } from './logger.ts';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  container: Container;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Opens the database, makes sure an owner exists, and listens. The owner's first key goes to
+ * stderr once, outside the structured logs, so log pipelines never receive a secret.
+ */
+export async function startServer(config: Config): Promise<RunningServer> {
+  const logger = createLogger(config.logLevel);
+  const container = await createContainer(config, logger);
+  const owner = await container.services.accounts.ensureOwner(config.bootstrapKey);
+  if (owner && !config.bootstrapKey) {
+    process.stderr.write(
+      [
+        '',
+        'Arbiter created the owner account on this empty database.',
+        `Its API key (shown once, store it now): ${owner.key.key}`,
+        '',
+        '',
+      ].join('\n'),
+    );
+  } else if (owner) {
+    logger.info({ account: owner.account.id }, 'owner account created with ARBITER_BOOTSTRAP_KEY');
+  }
+  const app = await buildApp(container);
+  const url = await app.listen({ port: config.port, host: config.host });
+  logger.info({ url, database: config.database.kind }, 'arbiter listening');
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      // Stop accepting, let in-flight requests finish, then flush counters and close the database.
+      await app.close();
+      await container.close();
+    })();
+    return stopping;
+  };
+  return { app, container, url, stop };
+}
+
+/** Ends the process cleanly on SIGTERM/SIGINT; a second signal forces the exit. */
+export function stopOnSignals(server: RunningServer): void {
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled) process.exit(1);
+    signalled = true;
+    server.container.logger.info({ signal }, 'shutting down');
+    server.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        server.container.logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}
