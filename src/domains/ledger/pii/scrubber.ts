@@ -1,0 +1,251 @@
+import ipaddr from 'ipaddr.js';
+import { findPhoneNumbersInText } from 'libphonenumber-js/max';
+import { IBAN_LENGTHS, ibanValid, luhnValid, ssnValid } from './checksums.ts';
+import { secretScanner, shannonEntropy } from './secret-rules.ts';
+
+/**
+ * Personal data and secrets are replaced by typed placeholders before a claim is stored or
+ * embedded. Every detector is linear in the text: patterns have bounded quantifiers or
+ * consume whole runs, and the heavier checks (phone metadata, secret rules) only see short
+ * windows around candidates.
+ */
+
+export const PII_TYPES = ['EMAIL', 'PHONE', 'CARD', 'IBAN', 'SSN', 'IP', 'SECRET'] as const;
+export type PiiType = (typeof PII_TYPES)[number];
+
+export interface PiiSpan {
+  type: PiiType;
+  start: number;
+  end: number;
+}
+
+export interface ScrubResult {
+  text: string;
+  /** How many values of each type were replaced; values themselves are never reported. */
+  found: Record<PiiType, number>;
+}
+
+export const placeholder = (type: PiiType): string => `<${type}>`;
+
+/** Accepted spans, kept sorted and disjoint so that an earlier (stronger) detector wins. */
+class SpanSet {
+  readonly spans: PiiSpan[] = [];
+
+  overlaps(start: number, end: number): boolean {
+    const i = this.firstEndingAfter(start);
+    const s = this.spans[i];
+    return s !== undefined && s.start < end;
+  }
+
+  add(span: PiiSpan): boolean {
+    if (span.end <= span.start || this.overlaps(span.start, span.end)) return false;
+    this.spans.splice(this.firstEndingAfter(span.start), 0, span);
+    return true;
+  }
+
+  private firstEndingAfter(pos: number): number {
+    let lo = 0;
+    let hi = this.spans.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.spans[mid]!.end <= pos) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+const before = (text: string, start: number, n: number): string => text.slice(Math.max(0, start - n), start);
+const after = (text: string, end: number, n: number): string => text.slice(end, end + n);
+
+/** Identifiers that are not personal data even when their digits look like a card or phone. */
+const REFERENCE_CONTEXT =
+  /\b(?:order|invoice|inv|tracking|ref|reference|confirmation|booking|ticket|case|isbn|serial|sku|po|part|model|build|release)\b[\s#:.no-]{0,6}$/i;
+
+// --- email -------------------------------------------------------------------------------
+
+const LOCAL_CHAR = /[A-Za-z0-9._%+'-]/;
+const DOMAIN_RUN = /[A-Za-z0-9.-]{1,253}/y;
+
+function findEmails(text: string, out: SpanSet): void {
+  for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', at + 1)) {
+    let start = at;
+    while (start > 0 && at - start < 64 && LOCAL_CHAR.test(text[start - 1]!)) start--;
+    while (start < at && text[start] === '.') start++;
+    if (start === at) continue;
+    DOMAIN_RUN.lastIndex = at + 1;
+    const run = DOMAIN_RUN.exec(text);
+    if (!run) continue;
+    const domain = run[0].replace(/[.-]+$/, '');
+    const labels = domain.split('.');
+    const tld = labels[labels.length - 1] ?? '';
+    if (labels.length < 2 || !/^[A-Za-z]{2,63}$/.test(tld)) continue;
+    if (labels.some((l) => l === '' || l.startsWith('-') || l.endsWith('-'))) continue;
+    out.add({ type: 'EMAIL', start, end: at + 1 + domain.length });
+  }
+}
+
+// --- IBAN --------------------------------------------------------------------------------
+
+const IBAN_START = /(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}/g;
+
+function findIbans(text: string, out: SpanSet): void {
+  for (const m of text.matchAll(IBAN_START)) {
+    const country = m[0].slice(0, 2).toUpperCase();
+    const length = IBAN_LENGTHS[country];
+    if (length === undefined) continue;
+    // Printed IBANs are grouped by single spaces (or dashes); collect exactly `length` characters.
+    let chars = m[0].toUpperCase();
+    let i = m.index + 4;
+    while (chars.length < length && i < text.length) {
+      const c = text[i]!;
+      if (/[A-Za-z0-9]/.test(c)) {
+        chars += c.toUpperCase();
+        i++;
+      } else if ((c === ' ' || c === '-') && /[A-Za-z0-9]/.test(text[i + 1] ?? '')) {
+        i++;
+      } else {
+        break;
+      }
+    }
+    if (chars.length !== length || /[A-Za-z0-9]/.test(text[i] ?? '')) continue;
+    if (ibanValid(chars)) out.add({ type: 'IBAN', start: m.index, end: i });
+  }
+}
+
+// --- payment cards -------------------------------------------------------------------------
+
+const CARD_CANDIDATE = /(?<![\d.,-])\d(?:[ -]?\d){11,18}(?![\d]|[.,]\d)/g;
+
+function findCards(text: string, out: SpanSet): void {
+  for (const m of text.matchAll(CARD_CANDIDATE)) {
+    const digits = m[0].replace(/[ -]/g, '');
+    // Issuer ranges in use: 2 (Mastercard 2-series, JCB 2131), 3-6, and the JCB 1800 range.
+    if (!/^[2-6]/.test(digits) && !digits.startsWith('1800')) continue;
+    if (/^(\d)\1+$/.test(digits) || !luhnValid(digits)) continue;
+    if (REFERENCE_CONTEXT.test(before(text, m.index, 24))) continue;
+    out.add({ type: 'CARD', start: m.index, end: m.index + m[0].length });
+  }
+}
+
+// --- US SSN --------------------------------------------------------------------------------
+
+const SSN_CANDIDATE = /(?<![\d-])(\d{3})([-. ]?)(\d{2})\2(\d{4})(?![\d]|-\d)/g;
+const SSN_CONTEXT = /\b(?:ssn|ssns|social\s+security|ss\s*#|ss\s+no|taxpayer|tin)\b/i;
+
+function findSsns(text: string, out: SpanSet): void {
+  for (const m of text.matchAll(SSN_CANDIDATE)) {
+    const [whole, area, sep, group, serial] = m;
+    if (!ssnValid(area!, group!, serial!)) continue;
+    // Nine bare digits are as likely an order or account number: require the context to say SSN.
+    if (sep === '' && !SSN_CONTEXT.test(before(text, m.index, 48))) continue;
+    out.add({ type: 'SSN', start: m.index, end: m.index + whole.length });
+  }
+}
+
+// --- IP addresses --------------------------------------------------------------------------
+
+const IPV4_CANDIDATE = /(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?!\w|\.\d)/g;
+const IPV6_CANDIDATE =
+  /(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]{0,4})(?:%[0-9A-Za-z]{1,15})?(?![\w:])/g;
+const VERSION_CONTEXT = /(?:\bv|\bversion|\bver\.?|\brelease|\bbuild|\bupgrade[ds]?\s+to|@)\s*$/i;
+
+function findIps(text: string, out: SpanSet): void {
+  for (const m of text.matchAll(IPV4_CANDIDATE)) {
+    if (!ipaddr.IPv4.isValidFourPartDecimal(m[0])) continue;
+    if (VERSION_CONTEXT.test(before(text, m.index, 16))) continue;
+    out.add({ type: 'IP', start: m.index, end: m.index + m[0].length });
+  }
+  for (const m of text.matchAll(IPV6_CANDIDATE)) {
+    const bare = m[0].split('%')[0]!;
+    if (!/[0-9A-Fa-f]/.test(bare) || !ipaddr.IPv6.isValid(bare)) continue;
+    out.add({ type: 'IP', start: m.index, end: m.index + m[0].length });
+  }
+}
+
+// --- phone numbers -------------------------------------------------------------------------
+
+/** Phone-shaped runs: optional +CC, optional (area), digit groups, optional extension. */
+const PHONE_SHAPE =
+  /(?<![\w+./-])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,5}\)[ .-]?)?\d{1,12}(?:[ .-]\d{1,12}){0,5}(?:[ ]?(?:x|ext\.?)[ ]?\d{1,6})?(?![\w]|[.,/]\d)/g;
+const PHONE_CONTEXT_BEFORE =
+  /\b(?:phone|tel|telephone|mobile|cell|cellphone|fax|desk|office|home|work|call|calls|calling|text|sms|whatsapp|contact|dial|reach|reached|answering|messages?|hotline|landline|registered)\b[^\n\d]{0,24}\n?[^\n\d]{0,4}$/i;
+const PHONE_CONTEXT_AFTER = /^[\s-]{0,3}\(?(?:office|mobile|cell|fax|home|work|desk|phone|tel)\b/i;
+const DATE_OR_TIME =
+  /^(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}|\d{1,2}:\d{2}(?::\d{2})?)$/;
+
+function findPhones(text: string, out: SpanSet): void {
+  for (const m of text.matchAll(PHONE_SHAPE)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    const digitCount = m[0].replace(/\D/g, '').length;
+    if (digitCount < 7 || digitCount > 15 || out.overlaps(start, end)) continue;
+    if (DATE_OR_TIME.test(m[0]) || REFERENCE_CONTEXT.test(before(text, start, 24))) continue;
+    // libphonenumber's matcher validates the number against each country's numbering plan;
+    // a few characters either side let it see a leading '+' or '(' and the number's boundaries.
+    const from = Math.max(0, start - 4);
+    for (const f of findPhoneNumbersInText(text.slice(from, end + 4), { defaultCountry: 'US' })) {
+      out.add({ type: 'PHONE', start: from + f.startsAt, end: from + f.endsAt });
+    }
+    if (out.overlaps(start, end)) continue;
+    // Local numbers without a country code fail plan validation; the surrounding words decide.
+    if (
+      PHONE_CONTEXT_BEFORE.test(before(text, start, 40)) ||
+      PHONE_CONTEXT_AFTER.test(after(text, end, 12))
+    ) {
+      out.add({ type: 'PHONE', start, end });
+    }
+  }
+}
+
+// --- secrets -------------------------------------------------------------------------------
+
+const TOKEN_RUN = /(?<![\w+/=-])[A-Za-z0-9+/_=-]{24,}/g;
+/** Random base62/64 tokens of 24+ chars average over 4.2 bits per char; prose identifiers stay below. */
+export const TOKEN_ENTROPY_THRESHOLD = 4.2;
+
+function findSecrets(text: string, out: SpanSet): void {
+  for (const m of secretScanner().scan(text)) out.add({ type: 'SECRET', start: m.start, end: m.end });
+}
+
+function findHighEntropyTokens(text: string, out: SpanSet): void {
+  for (const m of text.matchAll(TOKEN_RUN)) {
+    const token = m[0];
+    if (token.length > 4096 || !/[a-z]/.test(token) || !/[A-Z]/.test(token) || !/\d/.test(token)) continue;
+    if (shannonEntropy(token) < TOKEN_ENTROPY_THRESHOLD) continue;
+    out.add({ type: 'SECRET', start: m.index, end: m.index + token.length });
+  }
+}
+
+// --- public API ----------------------------------------------------------------------------
+
+/** All detected spans in `text`, sorted by position, with offsets into `text`. */
+export function detectPii(text: string): PiiSpan[] {
+  const spans = new SpanSet();
+  // Order is priority: a span claimed by an earlier detector is not reconsidered.
+  findSecrets(text, spans);
+  findEmails(text, spans);
+  findIbans(text, spans);
+  findCards(text, spans);
+  findSsns(text, spans);
+  findIps(text, spans);
+  findPhones(text, spans);
+  findHighEntropyTokens(text, spans);
+  return spans.spans;
+}
+
+export function emptyCounts(): Record<PiiType, number> {
+  return Object.fromEntries(PII_TYPES.map((t) => [t, 0])) as Record<PiiType, number>;
+}
+
+export function scrub(text: string): ScrubResult {
+  const found = emptyCounts();
+  let result = '';
+  let last = 0;
+  for (const span of detectPii(text)) {
+    result += text.slice(last, span.start) + placeholder(span.type);
+    found[span.type] += 1;
+    last = span.end;
+  }
+  return { text: result + text.slice(last), found };
+}
