@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import type { ValidateFunction } from 'ajv';
+import canonicalize from 'canonicalize';
+import { analyzeUrl, DEFAULT_EGRESS_SETTINGS, type EgressSettings } from './analyzers/egress.ts';
+import { analyzeFsPath, DEFAULT_PATH_CONTEXT, type PathContext } from './analyzers/paths.ts';
+import { analyzeEmail } from './analyzers/sensitive-text.ts';
+import { analyzeShell } from './analyzers/shell.ts';
+import { analyzeSql } from './analyzers/sql.ts';
+import {
+  type AgentRespondPayload,
+  builtInValidator,
+  type DbQueryPayload,
+  type EmailSendPayload,
+  type FsDeletePayload,
+  type FsReadPayload,
+  type FsWritePayload,
+  type HttpRequestPayload,
+  type ShellExecPayload,
+  schemaFindings,
+} from './catalog.ts';
+import { type Finding, topFinding, type VerdictCode } from './codes.ts';
+
+export interface EvaluateInput {
+  action: string;
+  payload: unknown;
+}
+
+export interface EvaluateContext {
+  /** The account's egress settings; DEFAULT_EGRESS_SETTINGS when absent. */
+  egress?: EgressSettings;
+  /** Validator of an account's custom action (see compileActionSchema), or undefined. */
+  customActions?: (action: string) => ValidateFunction | undefined;
+  /** Claim-ledger contradiction check for what the agent says or writes. */
+  textChecker?: (text: string) => Finding[];
+  /** Home and workspace the agent's relative paths are resolved against. */
+  paths?: PathContext;
+}
+
+export interface Verdict {
+  is_safe: boolean;
+  /** The finding that decides the verdict, by VERDICT_PRECEDENCE. */
+  finding?: Finding;
+  findings: Finding[];
+}
+
+function analyzeBuiltIn(action: string, payload: unknown, ctx: EvaluateContext): Finding[] {
+  const egress = ctx.egress ?? DEFAULT_EGRESS_SETTINGS;
+  const paths = ctx.paths ?? DEFAULT_PATH_CONTEXT;
+  switch (action) {
+    case 'db.query': {
+      const p = payload as DbQueryPayload;
+      return analyzeSql(p.sql, { dialect: p.dialect });
+    }
+    case 'shell.exec': {
+      const p = payload as ShellExecPayload;
+      return analyzeShell(p.command, p.cwd === undefined ? { egress, paths } : { egress, paths, cwd: p.cwd });
+    }
+    case 'fs.read':
+      return analyzeFsPath('read', (payload as FsReadPayload).path, false, paths);
+    case 'fs.write':
+      return analyzeFsPath('write', (payload as FsWritePayload).path, false, paths);
+    case 'fs.delete': {
+      const p = payload as FsDeletePayload;
+      return analyzeFsPath('delete', p.path, p.recursive === true, paths);
+    }
+    case 'http.request':
+      return analyzeUrl((payload as HttpRequestPayload).url, egress);
+    case 'email.send': {
+      const p = payload as EmailSendPayload;
+      const findings = analyzeEmail(p.to, p.subject, p.body, egress);
+      if (ctx.textChecker) findings.push(...ctx.textChecker(`${p.subject}\n${p.body}`));
+      return findings;
+    }
+    case 'agent.respond':
+      return ctx.textChecker ? ctx.textChecker((payload as AgentRespondPayload).text) : [];
+    default:
+      return [];
+  }
+}
+
+function verdictOf(findings: Finding[]): Verdict {
+  const finding = topFinding(findings);
+  return finding === undefined ? { is_safe: true, findings } : { is_safe: false, finding, findings };
+}
+
+/**
+ * Judges one proposed action. Pure: the same input and context always give the same
+ * verdict. Schema validation runs first, so analyzers only ever see well-typed payloads.
+ */
+export function evaluateAction(input: EvaluateInput, ctx: EvaluateContext = {}): Verdict {
+  const { action, payload } = input;
+  const builtIn = builtInValidator(action);
+  const validate = builtIn ?? ctx.customActions?.(action);
+  if (validate === undefined) {
+    return verdictOf([
+      {
+        code: 'SCHEMA_MISMATCH',
+        message: `unknown action "${String(action).slice(0, 64)}": not built in and not registered for this account`,
+        location: 'action',
+      },
+    ]);
+  }
+  const schema = schemaFindings(validate, action, payload);
+  if (schema.length > 0) return verdictOf(schema);
+  if (builtIn === undefined) return verdictOf([]);
+  return verdictOf(analyzeBuiltIn(action, payload, ctx));
+}
+
+/**
+ * SHA-256 (hex) of the RFC 8785 canonical JSON of action, payload, outcome code and
+ * policy version: the same input under the same policy always hashes the same.
+ */
+export function verdictHash(
+  action: string,
+  payload: unknown,
+  code: VerdictCode | null,
+  policyVersion: string,
+): string {
+  const canonical = canonicalize({ action, payload, code, policy_version: policyVersion }) ?? 'null';
+  return createHash('sha256').update(canonical).digest('hex');
+}
