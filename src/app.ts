@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -16,6 +16,15 @@ import { registerValidation } from './http/validation.ts';
 
 export const API_VERSION = '2026-11-22';
 
+const requestIdPrefix = randomBytes(8).toString('hex');
+let requestCounter = 0;
+
+/** Unique across instances (random prefix per process) and cheaper than a UUID per request. */
+function nextRequestId(): string {
+  requestCounter = (requestCounter + 1) % Number.MAX_SAFE_INTEGER;
+  return `req_${requestIdPrefix}${requestCounter.toString(16).padStart(16, '0')}`;
+}
+
 /** Builds the HTTP application from a container. Reads no environment: everything comes in. */
 export async function buildApp(container: Container): Promise<FastifyInstance> {
   const { config, services } = container;
@@ -24,7 +33,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     // One line per request is written by the onResponse hook below, with the route and account.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
-    genReqId: () => `req_${randomUUID().replaceAll('-', '')}`,
+    genReqId: nextRequestId,
     // Client-supplied ids are not trusted for correlation of our own logs.
     requestIdHeader: false,
     forceCloseConnections: 'idle',
@@ -37,26 +46,35 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   const metrics = registerMetrics(app);
   app.addSchema(ErrorBodySchema);
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     reply.header('arbiter-version', API_VERSION);
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      {
-        method: request.method,
-        route: request.is404 ? undefined : request.routeOptions.url,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 100) / 100,
-        account: request.principal?.accountId,
-      },
-      'request completed',
-    );
+  const logRequests = container.logger.isLevelEnabled('info');
+  app.addHook('onResponse', (request, reply, done) => {
+    if (logRequests) {
+      request.log.info(
+        {
+          method: request.method,
+          route: request.is404 ? undefined : request.routeOptions.url,
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime * 100) / 100,
+          account: request.principal?.accountId,
+        },
+        'request completed',
+      );
+    }
+    done();
   });
 
-  // The UI's own routes carry no auth flag: mark them public as they are registered.
   app.addHook('onRoute', (route) => {
+    // The docs UI's own routes carry no auth flag: they are public.
     if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), auth: false };
+    // Public routes say so in the OpenAPI document, unless they declare a scheme of their own.
+    if (route.config?.auth === false && route.schema && route.schema.security === undefined) {
+      route.schema = { ...route.schema, security: [] };
+    }
   });
   registerAuth(app, { apiKeys: services.apiKeys, meter: container.meter });
 
@@ -69,7 +87,10 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
         description: 'Checks and enforces what an AI agent proposes to do or to say, before it happens.',
       },
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'arbiter_sk_… API key' } },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'arbiter_sk_… API key' },
+          adminToken: { type: 'http', scheme: 'bearer', description: 'ARBITER_ADMIN_TOKEN (operator API)' },
+        },
       },
       security: [{ bearer: [] }],
     },

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { ApiKeysService, Principal } from '../domains/api-keys/service.ts';
 import type { UsageMeter } from '../domains/usage/meter.ts';
 import { Errors } from '../errors.ts';
@@ -13,11 +13,12 @@ declare module 'fastify' {
   }
 }
 
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
 export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (typeof header !== 'string') return undefined;
-  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-  return match?.[1];
+  return BEARER.exec(header)?.[1];
 }
 
 /** The principal of an authenticated route (set by the auth hook before any handler runs). */
@@ -32,13 +33,43 @@ export function principalOf(request: FastifyRequest): Principal {
  */
 export function registerAuth(
   app: FastifyInstance,
-  deps: { apiKeys: Pick<ApiKeysService, 'authenticate'>; meter: Pick<UsageMeter, 'record'> },
+  deps: {
+    apiKeys: Pick<ApiKeysService, 'authenticate' | 'authenticateCached'>;
+    meter: Pick<UsageMeter, 'record'>;
+  },
 ): void {
   app.decorateRequest('principal', null);
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config.auth === false || request.is404) return;
-    const principal = await deps.apiKeys.authenticate(bearerToken(request));
-    request.principal = principal;
-    deps.meter.record(principal.keyId, principal.accountId, `${request.method} ${request.routeOptions.url}`);
+  // A route-level hook on every route that does not opt out, built once per route with its
+  // metering label, so the hot path does no per-request route lookups.
+  app.addHook('onRoute', (route) => {
+    if (route.config?.auth === false) return;
+    const endpoint = `${route.method} ${route.url}`;
+    const admit = (request: FastifyRequest, principal: Principal) => {
+      request.principal = principal;
+      deps.meter.record(principal.keyId, principal.accountId, endpoint);
+    };
+    const authenticate: onRequestHookHandler = (request, _reply, done) => {
+      const secret = bearerToken(request);
+      // A key verified moments ago is admitted without allocating a promise.
+      const cached = deps.apiKeys.authenticateCached(secret);
+      if (cached) {
+        admit(request, cached);
+        return done();
+      }
+      deps.apiKeys.authenticate(secret).then(
+        (principal) => {
+          admit(request, principal);
+          done();
+        },
+        (err: Error) => done(err),
+      );
+    };
+    const existing =
+      route.onRequest === undefined
+        ? []
+        : Array.isArray(route.onRequest)
+          ? route.onRequest
+          : [route.onRequest];
+    route.onRequest = [authenticate, ...existing];
   });
 }

@@ -29,7 +29,8 @@ export function jsonDepth(text: string): number {
 
 /** Replaces Fastify's JSON parser: same prototype-poisoning protection, plus a depth limit and our error codes. */
 export function registerJsonParser(app: FastifyInstance, bodyLimit: number): void {
-  app.removeContentTypeParser(['application/json']);
+  // JSON only: a text/plain body would otherwise reach validation and read as a confusing 400.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     /^application\/([\w.+-]+\+)?json(\s*;.*)?$/i,
     { parseAs: 'string', bodyLimit },

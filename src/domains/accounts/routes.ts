@@ -28,6 +28,7 @@ export function adminRoutes(accounts: AccountsService, adminToken: string): Fast
         config: { auth: false },
         schema: {
           tags: ['Operator'],
+          security: [{ adminToken: [] }],
           summary: 'Create an account and its first API key',
           body: CreateAccountBody,
           response: { 201: CreatedAccountSchema, ...errorResponses },

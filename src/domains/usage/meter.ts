@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { dayOf, monthOf } from './periods.ts';
+import { dayOfMs } from './periods.ts';
 import type { DailyCount, MonthlyCount, UsageRepo } from './repo.ts';
 
 const SEP = '\u0000';
@@ -21,14 +21,14 @@ export class UsageMeter {
     private readonly log: Pick<Logger, 'error'>,
   ) {}
 
-  record(keyId: string, accountId: string, endpoint: string, at: Date = new Date()): void {
-    const month = monthOf(at);
+  record(keyId: string, accountId: string, endpoint: string, at: Date | number = Date.now()): void {
+    const day = dayOfMs(typeof at === 'number' ? at : at.getTime());
+    const month = day.slice(0, 7);
     const mKey = keyId + SEP + month;
     const m = this.monthly.get(mKey);
     if (m) m.calls += 1;
     else this.monthly.set(mKey, { keyId, accountId, month, calls: 1 });
 
-    const day = dayOf(at);
     const dKey = accountId + SEP + day + SEP + endpoint;
     const d = this.daily.get(dKey);
     if (d) d.calls += 1;

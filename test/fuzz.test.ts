@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './helpers/app.ts';
+import { AUTHENTICATED_ROUTES } from './security/authenticated-routes.ts';
+
+const PUBLIC_PATHS = ['/healthz', '/readyz', '/metrics', '/openapi.json', '/docs/', '/admin/accounts'];
+
+describe('property: random requests never produce a 5xx', () => {
+  let t: TestApp;
+  let paths: string[];
+  beforeAll(async () => {
+    t = await createTestApp('sqlite', {
+      env: { ARBITER_ADMIN_TOKEN: 'operator-token-0123456789', ARBITER_LOG_LEVEL: 'silent' },
+    });
+    const other = await t.newAccount();
+    paths = [...PUBLIC_PATHS, ...AUTHENTICATED_ROUTES.map((r) => r.url({ foreignKeyId: other.keyId }))];
+  });
+  afterAll(() => t.close());
+
+  it('answers every request with a non-5xx status and, on error, the DESIGN error body', async () => {
+    const json = fc.jsonValue({ maxDepth: 4 });
+    const body = fc.oneof(
+      json.map((v) => JSON.stringify(v)),
+      fc.string({ maxLength: 200 }),
+      fc.constantFrom(
+        '{',
+        '[1,',
+        '{"name":',
+        '\u0000',
+        '{"__proto__":{}}',
+        '{"name":"a","constructor":{"prototype":{}}}',
+      ),
+      fc
+        .record({ name: fc.oneof(fc.string(), fc.integer(), fc.constant(null)) }, { requiredKeys: [] })
+        .map((v) => JSON.stringify(v)),
+    );
+    const path = fc.oneof(
+      fc.constantFrom(...paths),
+      fc.tuple(fc.constantFrom(...paths), fc.webSegment()).map(([p, s]) => `${p}/${s}`),
+      // An HTTP request line always carries a path starting with '/'.
+      fc.webPath().map((p) => (p.startsWith('/') ? p : `/${p}`)),
+      fc.string({ maxLength: 40 }).map((s) => `/${encodeURIComponent(s)}`),
+    );
+    const authorization = fc.oneof(
+      fc.constant(undefined),
+      fc.constant(`Bearer ${t.ownerKey}`),
+      fc.string({ maxLength: 80 }),
+      fc.string({ maxLength: 40 }).map((s) => `Bearer arbiter_sk_${s}`),
+      fc.constant('Bearer operator-token-0123456789'),
+    );
+    const contentType = fc.constantFrom(
+      undefined,
+      'application/json',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'application/json; charset=latin1',
+      'multipart/form-data',
+      '',
+    );
+
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE'),
+        path,
+        body,
+        authorization,
+        contentType,
+        async (method, url, payload, auth, type) => {
+          const headers: Record<string, string> = {};
+          if (auth !== undefined) headers.authorization = auth;
+          if (type !== undefined) headers['content-type'] = type;
+          const res = await t.app.inject({
+            method: method as 'GET',
+            url,
+            headers,
+            ...(method === 'GET' ? {} : { payload }),
+          });
+          expect(res.statusCode, `${method} ${url} ${payload}`).toBeLessThan(500);
+          if (res.statusCode >= 400) {
+            const parsed = res.json();
+            expect(parsed).toMatchObject({
+              success: false,
+              error: { code: expect.any(String), message: expect.any(String) },
+              request_id: expect.any(String),
+            });
+          }
+        },
+      ),
+      { numRuns: 400, seed: Number(process.env.FUZZ_SEED ?? Date.now() % 100000) },
+    );
+  });
+});

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonDepth, MAX_JSON_DEPTH } from '../../src/http/json-parser.ts';
+import { bearer, createTestApp, type TestApp } from '../helpers/app.ts';
+
+describe('error handling', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite', { env: { ARBITER_BODY_LIMIT: '4096' } });
+  });
+  afterAll(() => t.close());
+
+  const post = (payload: string, headers: Record<string, string> = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api-keys',
+      payload,
+      headers: { ...bearer(t.ownerKey), 'content-type': 'application/json', ...headers },
+    });
+
+  function expectError(res: Awaited<ReturnType<typeof post>>, status: number, code: string) {
+    expect(res.statusCode).toBe(status);
+    const body = res.json();
+    expect(body).toEqual({
+      success: false,
+      error: {
+        code,
+        message: expect.any(String),
+        ...(body.error.details ? { details: expect.anything() } : {}),
+      },
+      request_id: res.headers['x-request-id'],
+    });
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+  }
+
+  it('refuses malformed JSON', async () => {
+    expectError(await post('{"name": '), 400, 'INVALID_JSON');
+    expectError(await post(''), 400, 'INVALID_JSON');
+  });
+  it('refuses a wrong content type', async () => {
+    expectError(
+      await post('name=x', { 'content-type': 'application/x-www-form-urlencoded' }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
+    expectError(await post('name', { 'content-type': 'text/plain' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+  });
+  it('accepts JSON with a charset parameter', async () => {
+    const res = await post('{"name":"charset"}', { 'content-type': 'application/json; charset=utf-8' });
+    expect(res.statusCode).toBe(201);
+  });
+  it('refuses bodies over the limit with 413', async () => {
+    expectError(await post(JSON.stringify({ name: 'x'.repeat(5000) })), 413, 'PAYLOAD_TOO_LARGE');
+  });
+  it('refuses deep nesting before parsing', async () => {
+    const deep = `{"name":${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}}`;
+    expectError(await post(deep), 400, 'VALIDATION_ERROR');
+  });
+  it('refuses prototype poisoning', async () => {
+    expectError(await post('{"name":"x","__proto__":{"admin":true}}'), 400, 'INVALID_JSON');
+  });
+  it('answers unknown routes and methods with NOT_FOUND', async () => {
+    expectError(await t.app.inject({ method: 'GET', url: '/nope?x=1' }), 404, 'NOT_FOUND');
+    expectError(await t.app.inject({ method: 'PATCH', url: '/api-keys' }), 404, 'NOT_FOUND');
+  });
+  it('answers a missing body on a POST with VALIDATION_ERROR', async () => {
+    expectError(
+      await t.app.inject({ method: 'POST', url: '/api-keys', headers: bearer(t.ownerKey) }),
+      400,
+      'VALIDATION_ERROR',
+    );
+  });
+  it('counts depth without being fooled by brackets inside strings', () => {
+    expect(jsonDepth('{"a":"[[[[{{{{"}')).toBe(1);
+    expect(jsonDepth('{"a":"\\"[[["}')).toBe(1);
+    expect(jsonDepth('[[[1]],[2]]')).toBe(3);
+  });
+});

@@ -1,0 +1,133 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import SQLite from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const BIN = path.resolve('bin/arbiter.js');
+const run = promisify(execFile);
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+function serve(env: Record<string, string>): Promise<Started> {
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    env: { ...process.env, PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  child.stderr!.on('data', (d) => {
+    stderr += d;
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`not listening after 10 s: ${stdout} ${stderr}`)),
+      10_000,
+    );
+    child.stdout!.on('data', (d) => {
+      stdout += d;
+      const m = /"url":"(http:\/\/[^"]+)","database"/.exec(stdout);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1]!, stderr: () => stderr, exited });
+      }
+    });
+    exited.then((code) => reject(new Error(`exited with ${code}: ${stderr}`)));
+  });
+}
+
+describe('the arbiter process', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-proc-'));
+  const env = { ARBITER_DATA_DIR: dir, ARBITER_USAGE_FLUSH_MS: '600000' };
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('serves on SQLite with no configuration, prints the owner key once, and flushes counts on SIGTERM', async () => {
+    const first = await serve(env);
+    const key = /API key \(shown once, store it now\): (arbiter_sk_\w+)/.exec(first.stderr())?.[1];
+    expect(key).toBeDefined();
+    const calls = 7;
+    for (let i = 0; i < calls; i++) {
+      const res = await fetch(`${first.url}/v1/whoami`, { headers: { authorization: `Bearer ${key}` } });
+      expect(res.status).toBe(200);
+    }
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+
+    const db = new SQLite(path.join(dir, 'arbiter.db'), { readonly: true });
+    const row = db.prepare('select sum(calls) as n from usage_monthly').get() as { n: number };
+    db.close();
+    expect(row.n).toBe(calls);
+
+    const second = await serve(env);
+    expect(second.stderr()).not.toContain('arbiter_sk_');
+    const res = await fetch(`${second.url}/api-keys`, { headers: { authorization: `Bearer ${key}` } });
+    const [listed] = (await res.json()) as Array<{ calls_this_month: number }>;
+    expect(listed?.calls_this_month).toBe(calls + 1);
+    second.child.kill('SIGINT');
+    expect(await second.exited).toBe(0);
+  });
+
+  it('manages keys from the command line against the same database', async () => {
+    const created = JSON.parse(
+      (
+        await run(
+          process.execPath,
+          [BIN, 'keys', 'create', '--account', 'owner@localhost', '--name', 'cli'],
+          { env: { ...process.env, ...env } },
+        )
+      ).stdout,
+    );
+    expect(created.key).toMatch(/^arbiter_sk_/);
+    const listed = JSON.parse(
+      (
+        await run(process.execPath, [BIN, 'keys', 'list', '--account', 'owner@localhost'], {
+          env: { ...process.env, ...env },
+        })
+      ).stdout,
+    );
+    expect(listed.map((k: { id: string }) => k.id)).toContain(created.id);
+    expect(JSON.stringify(listed)).not.toContain(created.key);
+    await run(process.execPath, [BIN, 'keys', 'revoke', created.id, '--account', 'owner@localhost'], {
+      env: { ...process.env, ...env },
+    });
+    const after = JSON.parse(
+      (
+        await run(process.execPath, [BIN, 'keys', 'list', '--account', 'owner@localhost'], {
+          env: { ...process.env, ...env },
+        })
+      ).stdout,
+    );
+    expect(after.find((k: { id: string }) => k.id === created.id).status).toBe('revoked');
+    const account = JSON.parse(
+      (
+        await run(
+          process.execPath,
+          [BIN, 'accounts', 'create', '--email', 'cli@example.com', '--name', 'CLI'],
+          { env: { ...process.env, ...env } },
+        )
+      ).stdout,
+    );
+    expect(account.account.plan).toBe('free');
+  });
+
+  it('refuses bad configuration with one clear line', async () => {
+    const failed = await run(process.execPath, [BIN, 'serve'], {
+      env: { ...process.env, ...env, PORT: 'eighty' },
+    }).catch((e) => e);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr.trim()).toMatch(/^arbiter: Invalid configuration: PORT/);
+    expect(failed.stderr.trim().split('\n')).toHaveLength(1);
+    const badKey = await run(process.execPath, [BIN, 'serve'], {
+      env: { ...process.env, ...env, ARBITER_BOOTSTRAP_KEY: 'short' },
+    }).catch((e) => e);
+    expect(badKey.stderr).toMatch(/ARBITER_BOOTSTRAP_KEY must look like arbiter_sk_/);
+  });
+});
