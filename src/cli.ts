@@ -63,7 +63,7 @@ accounts
   .option('--plan <plan>', 'plan id', 'free')
   .description('Create an account and print its first API key (shown once)')
   .action((opts: { email: string; name: string; plan: string }) =>
-    withContainer(async (c) => print(await c.services.accounts.create(opts))),
+    withContainer(async (c) => print(await c.services.accounts.create(opts, { actor: 'operator' }))),
   );
 
 const keys = program.command('keys').description('Manage API keys');
@@ -75,7 +75,7 @@ keys
   .action((opts: { account: string; name: string }) =>
     withContainer(async (c) => {
       const account = await requireAccount(c, opts.account);
-      print(await c.services.apiKeys.create(account.id, opts.name));
+      print(await c.services.apiKeys.create(account.id, opts.name, { actor: 'operator' }));
     }),
   );
 keys
@@ -94,7 +94,7 @@ keys
   .description('Revoke a key permanently')
   .action((keyId: string, opts: { account: string }) =>
     withContainer(async (c) => {
-      await c.services.apiKeys.revoke((await requireAccount(c, opts.account)).id, keyId);
+      await c.services.apiKeys.revoke((await requireAccount(c, opts.account)).id, keyId, 'operator');
       print({ success: true });
     }),
   );

@@ -7,6 +7,8 @@ import { KeyCache } from './domains/api-keys/key-cache.ts';
 import { createApiKeysRepo } from './domains/api-keys/repo.ts';
 import { createRedisRevocationBus } from './domains/api-keys/revocation-bus.ts';
 import { createApiKeysService } from './domains/api-keys/service.ts';
+import { createAuditRepo } from './domains/audit/repo.ts';
+import { AuditLog } from './domains/audit/service.ts';
 import { DEFAULT_PLANS, type Plan } from './domains/plans/catalog.ts';
 import { UsageMeter } from './domains/usage/meter.ts';
 import { createUsageRepo } from './domains/usage/repo.ts';
@@ -24,6 +26,11 @@ export async function createContainer(config: Config, logger: Logger) {
     meter.start();
     closers.push(() => meter.stop());
 
+    const auditRepo = createAuditRepo(db.kysely, db.dialect);
+    const audit = new AuditLog(auditRepo, config.usageFlushMs, logger);
+    audit.start();
+    closers.push(() => audit.stop());
+
     const keyCache = new KeyCache(config.keyCacheMs);
     let bus: Awaited<ReturnType<typeof createRedisRevocationBus>> | undefined;
     if (config.redisUrl) {
@@ -31,7 +38,14 @@ export async function createContainer(config: Config, logger: Logger) {
       closers.push(() => bus!.close());
     }
 
-    const apiKeys = createApiKeysService({ repo: createApiKeysRepo(db.kysely), cache: keyCache, meter, bus });
+    const apiKeys = createApiKeysService({
+      db: db.kysely,
+      repo: createApiKeysRepo(db.kysely),
+      audit: auditRepo,
+      cache: keyCache,
+      meter,
+      bus,
+    });
     const accounts = createAccountsService({
       repo: createAccountsRepo(db.kysely),
       apiKeys,
@@ -43,6 +57,7 @@ export async function createContainer(config: Config, logger: Logger) {
       logger,
       db,
       meter,
+      audit,
       plans,
       services: { accounts, apiKeys, usage: usageRepo },
       ready: () => isReady(db),

@@ -45,12 +45,36 @@ export interface MetaTable {
   updated_at: Generated<string>;
 }
 
+/** Append-only, hash-chained per account: `hash = SHA-256(prev_hash ‖ canonical(entry))`. */
+export interface AuditLogTable {
+  id: string;
+  account_id: string;
+  seq: number;
+  at: string;
+  /** Who acted: an API key id, `operator`, or `system`. Never an email or a secret. */
+  actor: string;
+  action: string;
+  target: string | null;
+  /** JSON object text. */
+  details: string;
+  prev_hash: string;
+  hash: string;
+}
+
+export interface AuditHeadsTable {
+  account_id: string;
+  seq: number;
+  hash: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   usage_monthly: UsageMonthlyTable;
   usage_daily: UsageDailyTable;
   meta: MetaTable;
+  audit_log: AuditLogTable;
+  audit_heads: AuditHeadsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

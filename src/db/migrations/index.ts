@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as accountsAndKeys from './202611221600_accounts_and_keys.ts';
+import * as auditLog from './202611221700_audit_log.ts';
 
 /**
  * Every migration, in order. A static list (rather than a folder scan) keeps migrations working
@@ -7,4 +8,5 @@ import * as accountsAndKeys from './202611221600_accounts_and_keys.ts';
  */
 export const migrations: Record<string, Migration> = {
   '202611221600_accounts_and_keys': accountsAndKeys,
+  '202611221700_audit_log': auditLog,
 };

@@ -35,7 +35,7 @@ export function adminRoutes(accounts: AccountsService, adminToken: string): Fast
         },
       },
       async (request, reply) => {
-        const { account, key } = await accounts.create(request.body);
+        const { account, key } = await accounts.create(request.body, { actor: 'operator' });
         return reply.status(201).send({ success: true as const, account, api_key: key });
       },
     );

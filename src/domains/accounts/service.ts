@@ -26,7 +26,7 @@ export function createAccountsService(deps: {
     /** A new account and its first key (the secret is shown to the caller once). */
     async create(
       input: { email: string; name: string; plan?: string },
-      secret?: string,
+      options: { secret?: string; actor?: string } = {},
     ): Promise<AccountWithKey> {
       const plan = input.plan ?? DEFAULT_PLAN;
       if (!deps.knownPlans().includes(plan)) {
@@ -50,7 +50,7 @@ export function createAccountsService(deps: {
           throw Errors.conflict(`An account with email ${email} already exists`);
         throw err;
       }
-      const key = await deps.apiKeys.create(account.id, 'default', secret);
+      const key = await deps.apiKeys.create(account.id, 'default', options);
       return { account, key };
     },
 
@@ -67,7 +67,10 @@ export function createAccountsService(deps: {
     async ensureOwner(bootstrapKey: string | undefined): Promise<AccountWithKey | undefined> {
       if ((await deps.repo.count()) > 0) return undefined;
       try {
-        return await this.create({ email: OWNER_EMAIL, name: 'Owner', plan: OWNER_PLAN }, bootstrapKey);
+        return await this.create(
+          { email: OWNER_EMAIL, name: 'Owner', plan: OWNER_PLAN },
+          bootstrapKey === undefined ? {} : { secret: bootstrapKey },
+        );
       } catch (err) {
         // Another instance starting on the same empty database won the race.
         if (err instanceof Error && 'code' in err && err.code === 'CONFLICT') return undefined;

@@ -18,7 +18,10 @@ export function apiKeysRoutes(apiKeys: ApiKeysService): FastifyPluginAsyncTypebo
         },
       },
       async (request, reply) => {
-        const created = await apiKeys.create(principalOf(request).accountId, request.body.name);
+        const principal = principalOf(request);
+        const created = await apiKeys.create(principal.accountId, request.body.name, {
+          actor: principal.keyId,
+        });
         return reply.status(201).send({ success: true as const, ...created });
       },
     );
@@ -46,7 +49,8 @@ export function apiKeysRoutes(apiKeys: ApiKeysService): FastifyPluginAsyncTypebo
         },
       },
       async (request) => {
-        await apiKeys.revoke(principalOf(request).accountId, request.params.key_id);
+        const principal = principalOf(request);
+        await apiKeys.revoke(principal.accountId, request.params.key_id, principal.keyId);
         return { success: true };
       },
     );

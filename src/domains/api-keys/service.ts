@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import { AppError, Errors } from '../../errors.ts';
+import type { AuditRepo } from '../audit/repo.ts';
 import type { UsageMeter } from '../usage/meter.ts';
 import { monthOf } from '../usage/periods.ts';
 import type { KeyCache } from './key-cache.ts';
 import { generateKey, hashKey, isWellFormedKey, maskKey } from './key-format.ts';
-import type { ApiKeysRepo } from './repo.ts';
+import { type ApiKeysRepo, createApiKeysRepo } from './repo.ts';
 
 /** Who is calling: resolved from a bearer key on every authenticated request. */
 export interface Principal {
@@ -37,7 +40,9 @@ export interface RevocationBus {
 }
 
 export function createApiKeysService(deps: {
+  db: Kysely<Database>;
   repo: ApiKeysRepo;
+  audit: Pick<AuditRepo, 'appendIn'>;
   cache: KeyCache;
   meter: Pick<UsageMeter, 'pendingForKey'>;
   bus: RevocationBus | undefined;
@@ -46,8 +51,13 @@ export function createApiKeysService(deps: {
   const now = deps.now ?? (() => new Date());
 
   return {
-    /** Creates a key; the returned secret is never retrievable again. */
-    async create(accountId: string, name: string, secret: string = generateKey()): Promise<CreatedKey> {
+    /** Creates a key; the returned secret is never retrievable again. `actor` is who asked (a key id, `operator`, `system`). */
+    async create(
+      accountId: string,
+      name: string,
+      options: { secret?: string; actor?: string } = {},
+    ): Promise<CreatedKey> {
+      const secret = options.secret ?? generateKey();
       if (!isWellFormedKey(secret)) throw Errors.validation('The key does not have the arbiter_sk_ format');
       const row = {
         id: randomUUID(),
@@ -58,7 +68,19 @@ export function createApiKeysService(deps: {
         created_at: now().toISOString(),
         revoked_at: null,
       };
-      await deps.repo.insert(row);
+      await deps.db.transaction().execute(async (trx) => {
+        await createApiKeysRepo(trx).insert(row);
+        await deps.audit.appendIn(trx, [
+          {
+            accountId,
+            actor: options.actor ?? 'system',
+            action: 'api_key.created',
+            target: row.id,
+            details: { name },
+            at: row.created_at,
+          },
+        ]);
+      });
       return { id: row.id, key: secret, name: row.name, created_at: row.created_at };
     },
 
@@ -77,10 +99,18 @@ export function createApiKeysService(deps: {
     },
 
     /** Permanent. Revoking an already revoked key succeeds again; another account's key is "not found". */
-    async revoke(accountId: string, keyId: string): Promise<void> {
+    async revoke(accountId: string, keyId: string, actor = 'system'): Promise<void> {
       const key = await deps.repo.findForAccount(accountId, keyId);
       if (!key) throw Errors.notFound('API key');
-      if (key.revoked_at === null) await deps.repo.revoke(accountId, keyId, now().toISOString());
+      if (key.revoked_at === null) {
+        const at = now().toISOString();
+        await deps.db.transaction().execute(async (trx) => {
+          await createApiKeysRepo(trx).revoke(accountId, keyId, at);
+          await deps.audit.appendIn(trx, [
+            { accountId, actor, action: 'api_key.revoked', target: keyId, details: {}, at },
+          ]);
+        });
+      }
       deps.cache.forgetKey(keyId);
       await deps.bus?.publishKey(keyId);
     },

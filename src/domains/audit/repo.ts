@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import { chainHash, GENESIS_HASH } from '../../db/chain.ts';
+import type { DialectName } from '../../db/database.ts';
+import type { AuditLogTable, Database } from '../../db/schema.ts';
+
+export interface AuditEvent {
+  accountId: string;
+  actor: string;
+  action: string;
+  target?: string | null;
+  details?: Record<string, unknown>;
+  at?: string;
+}
+
+export type AuditEntry = Omit<AuditLogTable, 'details'> & { details: Record<string, unknown> };
+
+/** What the hash of an entry covers: everything but the hash itself and the row id. */
+function hashedFields(e: Omit<AuditEntry, 'id' | 'hash' | 'prev_hash'>) {
+  return {
+    account_id: e.account_id,
+    seq: e.seq,
+    at: e.at,
+    actor: e.actor,
+    action: e.action,
+    target: e.target,
+    details: e.details,
+  };
+}
+
+export function createAuditRepo(db: Kysely<Database>, dialect: DialectName) {
+  /** Locks the account's chain head for the rest of the transaction (SQLite writers are already serial). */
+  async function lockHead(trx: Transaction<Database>, accountId: string) {
+    await trx
+      .insertInto('audit_heads')
+      .values({ account_id: accountId, seq: 0, hash: GENESIS_HASH })
+      .onConflict((oc) => oc.column('account_id').doNothing())
+      .execute();
+    let q = trx.selectFrom('audit_heads').select(['seq', 'hash']).where('account_id', '=', accountId);
+    if (dialect === 'postgres') q = q.forUpdate();
+    const head = await q.executeTakeFirstOrThrow();
+    return { seq: Number(head.seq), hash: head.hash };
+  }
+
+  return {
+    /**
+     * Appends events inside `trx` (the caller's transaction, so an entry lands exactly when the
+     * change it records does), chaining each account's entries in order.
+     */
+    async appendIn(trx: Transaction<Database>, events: readonly AuditEvent[]): Promise<AuditEntry[]> {
+      const byAccount = new Map<string, AuditEvent[]>();
+      for (const e of events) byAccount.set(e.accountId, [...(byAccount.get(e.accountId) ?? []), e]);
+      const written: AuditEntry[] = [];
+      // A fixed lock order keeps two writers touching the same accounts from deadlocking.
+      for (const accountId of [...byAccount.keys()].sort()) {
+        const head = await lockHead(trx, accountId);
+        let { seq, hash } = head;
+        const rows: AuditLogTable[] = [];
+        for (const e of byAccount.get(accountId)!) {
+          seq += 1;
+          const entry = {
+            account_id: accountId,
+            seq,
+            at: e.at ?? new Date().toISOString(),
+            actor: e.actor,
+            action: e.action,
+            target: e.target ?? null,
+            details: e.details ?? {},
+          };
+          const next = chainHash(hash, hashedFields(entry));
+          const full: AuditEntry = { id: randomUUID(), ...entry, prev_hash: hash, hash: next };
+          written.push(full);
+          rows.push({ ...full, details: JSON.stringify(full.details) });
+          hash = next;
+        }
+        await trx.insertInto('audit_log').values(rows).execute();
+        await trx.updateTable('audit_heads').set({ seq, hash }).where('account_id', '=', accountId).execute();
+      }
+      return written;
+    },
+
+    append(events: readonly AuditEvent[]): Promise<AuditEntry[]> {
+      return db.transaction().execute((trx) => this.appendIn(trx, events));
+    },
+
+    /** Entries oldest first, after `afterSeq`, at most `limit`. */
+    async list(accountId: string, options: { afterSeq?: number; limit: number }): Promise<AuditEntry[]> {
+      const rows = await db
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('seq', '>', options.afterSeq ?? 0)
+        .orderBy('seq')
+        .limit(options.limit)
+        .execute();
+      return rows.map((r) => ({
+        ...r,
+        seq: Number(r.seq),
+        details: JSON.parse(r.details) as Record<string, unknown>,
+      }));
+    },
+
+    /** Re-walks the account's chain; names the first entry whose link or content does not hold. */
+    async verify(
+      accountId: string,
+    ): Promise<
+      | { valid: true; entries: number }
+      | { valid: false; entries: number; first_bad_seq: number; first_bad_id: string; reason: string }
+    > {
+      let previous = GENESIS_HASH;
+      let expectedSeq = 1;
+      let checked = 0;
+      const pageSize = 1000;
+      for (;;) {
+        const page = await this.list(accountId, { afterSeq: expectedSeq - 1, limit: pageSize });
+        for (const e of page) {
+          const bad = (reason: string) => ({
+            valid: false as const,
+            entries: checked,
+            first_bad_seq: e.seq,
+            first_bad_id: e.id,
+            reason,
+          });
+          if (e.seq !== expectedSeq) return bad(`sequence gap: expected ${expectedSeq}`);
+          if (e.prev_hash !== previous) return bad('previous hash does not match the entry before it');
+          if (chainHash(previous, hashedFields(e)) !== e.hash) return bad('content does not match its hash');
+          previous = e.hash;
+          expectedSeq += 1;
+          checked += 1;
+        }
+        if (page.length < pageSize) break;
+      }
+      const head = await db
+        .selectFrom('audit_heads')
+        .select(['seq', 'hash'])
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
+      if (head && (Number(head.seq) !== checked || head.hash !== previous)) {
+        return {
+          valid: false,
+          entries: checked,
+          first_bad_seq: checked + 1,
+          first_bad_id: '',
+          reason: 'entries are missing at the end of the chain',
+        };
+      }
+      return { valid: true, entries: checked };
+    },
+  };
+}
+
+export type AuditRepo = ReturnType<typeof createAuditRepo>;
