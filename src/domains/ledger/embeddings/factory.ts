@@ -1,0 +1,23 @@
+import type { Embedder } from './embedder.ts';
+import { HashEmbedder } from './hash.ts';
+import { LocalUseEmbedder } from './local.ts';
+import { createOpenAiEmbedder, type OpenAiEmbedderOptions } from './openai.ts';
+
+export type EmbedderConfig =
+  | { kind: 'local' }
+  | { kind: 'hash'; dimension?: number }
+  | ({ kind: 'openai' } & OpenAiEmbedderOptions);
+
+/** The embedder named by the configuration (`ARBITER_EMBEDDER`). */
+export async function createEmbedder(config: EmbedderConfig): Promise<Embedder> {
+  switch (config.kind) {
+    case 'local':
+      return new LocalUseEmbedder();
+    case 'hash':
+      return new HashEmbedder(config.dimension);
+    case 'openai': {
+      const { kind: _kind, ...options } = config;
+      return createOpenAiEmbedder(options);
+    }
+  }
+}

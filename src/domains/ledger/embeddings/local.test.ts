@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { cosine } from './embedder.ts';
+import { LocalUseEmbedder } from './local.ts';
+
+// The only test that loads the model (about 30 MB of weights, a few seconds on a shared core).
+describe('LocalUseEmbedder', () => {
+  it('embeds paraphrases closer than unrelated sentences, in order, blank text as zeros', {
+    timeout: 60_000,
+  }, async () => {
+    const embedder = new LocalUseEmbedder();
+    const texts = [
+      'A man is playing a guitar.',
+      'Someone strums an acoustic guitar.',
+      '',
+      'The central bank raised interest rates.',
+    ];
+    const vectors = await embedder.embed(texts);
+    expect(vectors).toHaveLength(4);
+    for (const v of vectors) expect(v).toHaveLength(512);
+    const [guitar, strum, blank, bank] = vectors;
+    expect(cosine(guitar!, strum!)).toBeGreaterThan(cosine(guitar!, bank!) + 0.2);
+    expect(cosine(blank!, blank!)).toBe(0);
+    const [again] = await embedder.embed([texts[0]!]);
+    expect(cosine(again!, guitar!)).toBeCloseTo(1, 4);
+  });
+});
