@@ -1,0 +1,370 @@
+import { cosine } from '../embeddings/embedder.ts';
+import { HashEmbedder } from '../embeddings/hash.ts';
+import { stem } from '../search/lexical.ts';
+import {
+  ANTONYM_PAIRS,
+  FUNCTION_WORDS,
+  HYPERNYMS,
+  IRREGULAR,
+  NEGATING_PREFIXES,
+  NEGATORS,
+  NUMBER_WORDS,
+  PARTICLES,
+  PHRASE_ANTONYMS,
+} from './lexicon.ts';
+
+/**
+ * Contradiction checking between two short statements about the same subject: the claim being
+ * stored and one already in the ledger (found by similarity), or a sentence an agent wants to
+ * say and a verified fact. Rules, not a model: each finding names its kind and the words behind
+ * it, so a user can see why two claims were reported.
+ */
+
+export type ConflictKind = 'negation' | 'antonym' | 'value_mismatch' | 'entity_mismatch';
+
+export interface Conflict {
+  kind: ConflictKind;
+  /** Human-readable grounds, the stored claim's side first, e.g. `"open" vs "closed"`. */
+  reason: string;
+}
+
+export interface ConflictOptions {
+  /**
+   * Statements less similar than this are about different things and never conflict. The
+   * default suits the lexical checks themselves, which demand aligned wording anyway.
+   */
+  minSimilarity?: number;
+}
+
+/** Share of the negated statement's content that the other must contain to be denied by it. */
+export const NEGATION_MIN_CONTAINMENT = 0.75;
+/** Share of the remaining content two statements must share besides an opposite pair. */
+export const ANTONYM_MIN_CONTAINMENT = 0.6;
+/** Share of non-numeric content two statements must share for differing numbers to clash. */
+export const VALUE_MIN_CONTAINMENT = 0.8;
+export const DEFAULT_MIN_SIMILARITY = 0.2;
+
+interface Token {
+  /** Canonical form: lower-case, irregular forms mapped, lightly stemmed. */
+  canon: string;
+  raw: string;
+  /** Capitalised inside the sentence, or an identifier mixing letters and digits. */
+  proper: boolean;
+}
+
+interface Analysis {
+  negated: boolean;
+  /** Canonical content terms: no function words, particles, negators or numbers. */
+  terms: Set<string>;
+  /** Every canonical word in order (particles included), for opposite pairs and phrases. */
+  words: string[];
+  /** Numeric values with their unit, as `value|unit`. */
+  quantities: Set<string>;
+  proper: Set<string>;
+}
+
+export function canonical(word: string): string {
+  const w = word.toLowerCase();
+  return stem(IRREGULAR[w] ?? w);
+}
+
+const ANTONYM_INDEX: ReadonlyMap<string, ReadonlySet<string>> = (() => {
+  const index = new Map<string, Set<string>>();
+  const link = (a: string, b: string): void => {
+    const set = index.get(a) ?? new Set<string>();
+    set.add(b);
+    index.set(a, set);
+  };
+  for (const [a, b] of ANTONYM_PAIRS) {
+    link(canonical(a), canonical(b));
+    link(canonical(b), canonical(a));
+  }
+  return index;
+})();
+
+const PHRASES: [string, string][] = PHRASE_ANTONYMS.map(([a, b]) => [
+  a.split(' ').map(canonical).join(' '),
+  b.split(' ').map(canonical).join(' '),
+]);
+
+const HYPERNYM_INDEX: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  Object.entries(HYPERNYMS).map(([k, v]) => [canonical(k), new Set(v.map(canonical))]),
+);
+
+// Bounded token shapes: words with inner apostrophes or hyphens, numbers with separators and units.
+const TOKEN =
+  /\d[\d,]{0,20}(?:\.\d{1,10})?(?:[a-zA-Z%]{1,4})?(?:[-/:]\d{1,4}){0,3}|[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+){0,4}/gu;
+const UNIT_NUMBER = /^(\d[\d,]*(?:\.\d+)?)([a-z%]*)$/i;
+
+function tokenize(text: string): Token[] {
+  const out: Token[] = [];
+  let first = true;
+  for (const m of text.matchAll(TOKEN)) {
+    let raw = m[0];
+    const lower = raw.toLowerCase();
+    // "isn't" → "is" + "not"; "can't" / "won't" keep their verb.
+    if (/n['’]t$/.test(lower)) {
+      const base =
+        lower === "can't" || lower === 'can’t'
+          ? 'can'
+          : lower === "won't" || lower === 'won’t'
+            ? 'will'
+            : lower.slice(0, -3);
+      out.push({ canon: canonical(base), raw: base, proper: false });
+      out.push({ canon: 'not', raw: 'not', proper: false });
+      first = false;
+      continue;
+    }
+    if (lower === 'cannot') {
+      out.push({ canon: 'can', raw: 'can', proper: false }, { canon: 'not', raw: 'not', proper: false });
+      first = false;
+      continue;
+    }
+    raw = raw.replace(/['’]s$/, '');
+    const proper =
+      (!first && /^\p{Lu}/u.test(raw)) || (/\d/.test(raw) && /\p{L}/u.test(raw) && !UNIT_NUMBER.test(raw));
+    out.push({ canon: canonical(raw), raw, proper });
+    first = false;
+  }
+  return out;
+}
+
+function quantityOf(token: Token, next: Token | undefined): string | null {
+  const lower = token.raw.toLowerCase();
+  const word = NUMBER_WORDS[lower];
+  if (word !== undefined) return `${word}|`;
+  if (/^\d{4}-\d{1,2}-\d{1,2}$/.test(lower) || /^\d{1,2}[/:]\d{1,2}([/:]\d{2,4})?$/.test(lower))
+    return `${lower}|`;
+  const m = UNIT_NUMBER.exec(lower);
+  if (!m) return null;
+  const unit =
+    m[2] ||
+    (next && /^(%|percent|am|pm|ms|s|h|kg|km|gb|mb|tb|usd|eur|gbp|dollars?|euros?)$/i.test(next.raw)
+      ? next.raw.toLowerCase()
+      : '');
+  return `${Number(m[1]!.replace(/,/g, ''))}|${unit}`;
+}
+
+function analyse(text: string): Analysis {
+  const tokens = tokenize(text);
+  const terms = new Set<string>();
+  const quantities = new Set<string>();
+  const proper = new Set<string>();
+  let negated = false;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const lower = t.raw.toLowerCase();
+    if (NEGATORS.has(lower)) {
+      negated = true;
+      // "no one" is "nobody", not the number one.
+      if (lower === 'no' && tokens[i + 1]?.raw.toLowerCase() === 'one') i++;
+      continue;
+    }
+    const q = quantityOf(t, tokens[i + 1]);
+    if (q !== null) {
+      quantities.add(q);
+      continue;
+    }
+    if (FUNCTION_WORDS.has(lower) || PARTICLES.has(lower)) continue;
+    terms.add(t.canon);
+    if (t.proper) proper.add(t.canon);
+  }
+  return { negated, terms, words: tokens.map((t) => t.canon), quantities, proper };
+}
+
+function related(a: string, b: string): boolean {
+  return a === b || HYPERNYM_INDEX.get(a)?.has(b) === true || HYPERNYM_INDEX.get(b)?.has(a) === true;
+}
+
+/** Terms of `from` that `to` also speaks about (same word or a hypernym either way). */
+function matched(
+  from: ReadonlySet<string>,
+  to: ReadonlySet<string>,
+  ignore: ReadonlySet<string> = new Set(),
+): {
+  shared: number;
+  total: number;
+  unmatched: string[];
+} {
+  let shared = 0;
+  let total = 0;
+  const unmatched: string[] = [];
+  for (const a of from) {
+    if (ignore.has(a)) continue;
+    total++;
+    let hit = to.has(a);
+    if (!hit) {
+      for (const b of to) {
+        if (!ignore.has(b) && related(a, b)) {
+          hit = true;
+          break;
+        }
+      }
+    }
+    if (hit) shared++;
+    else unmatched.push(a);
+  }
+  return { shared, total, unmatched };
+}
+
+function negatedPrefix(a: string, b: string): boolean {
+  return NEGATING_PREFIXES.some((p) => (a === p + b || b === p + a) && Math.min(a.length, b.length) >= 3);
+}
+
+/** An opposite pair: one word (or phrase) only in A whose opposite is only in B. */
+function findOpposites(a: Analysis, b: Analysis): { x: string; y: string } | null {
+  const aWords = new Set(a.words);
+  const bWords = new Set(b.words);
+  for (const x of aWords) {
+    if (bWords.has(x)) continue;
+    for (const y of ANTONYM_INDEX.get(x) ?? []) {
+      if (bWords.has(y) && !aWords.has(y)) return { x, y };
+    }
+    for (const y of bWords) {
+      if (!aWords.has(y) && negatedPrefix(x, y)) return { x, y };
+    }
+  }
+  const aText = ` ${a.words.join(' ')} `;
+  const bText = ` ${b.words.join(' ')} `;
+  for (const [p, q] of PHRASES) {
+    for (const [x, y] of [
+      [p, q],
+      [q, p],
+    ] as const) {
+      if (
+        aText.includes(` ${x} `) &&
+        bText.includes(` ${y} `) &&
+        !aText.includes(` ${y} `) &&
+        !bText.includes(` ${x} `)
+      ) {
+        return { x, y };
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * Whether storing `newClaim` while `existingClaim` is held would contradict it. `similarity` is
+ * the score that made the existing claim a candidate (cosine of the two embeddings).
+ */
+export function detectConflict(
+  newClaim: string,
+  existingClaim: string,
+  similarity: number,
+  options: ConflictOptions = {},
+): Conflict | null {
+  if (similarity < (options.minSimilarity ?? DEFAULT_MIN_SIMILARITY)) return null;
+  const a = analyse(existingClaim);
+  const b = analyse(newClaim);
+  const opposites = findOpposites(a, b);
+
+  if (a.negated !== b.negated) {
+    // "is not open" and "is closed" say the same thing: a negation and an opposite cancel out.
+    if (opposites) return null;
+    const [neg, pos] = a.negated ? [a, b] : [b, a];
+    const m = matched(neg.terms, pos.terms);
+    if (m.total > 0 && m.shared / m.total >= NEGATION_MIN_CONTAINMENT && quantitiesAgree(neg, pos)) {
+      return { kind: 'negation', reason: `one statement denies what the other asserts` };
+    }
+    return null;
+  }
+
+  if (opposites) {
+    const ignore = new Set([opposites.x, opposites.y, ...opposites.x.split(' '), ...opposites.y.split(' ')]);
+    const [small, large] = a.terms.size <= b.terms.size ? [a, b] : [b, a];
+    const m = matched(small.terms, large.terms, ignore);
+    if (m.total > 0 && m.shared / m.total >= ANTONYM_MIN_CONTAINMENT) {
+      return { kind: 'antonym', reason: `"${opposites.x}" vs "${opposites.y}"` };
+    }
+  }
+
+  const onlyA = [...a.quantities].filter((q) => !b.quantities.has(q));
+  const onlyB = [...b.quantities].filter((q) => !a.quantities.has(q));
+  if (onlyA.length > 0 && onlyB.length > 0) {
+    const unitsA = new Set(onlyA.map((q) => q.split('|')[1]));
+    if (onlyB.some((q) => unitsA.has(q.split('|')[1]))) {
+      const [small, large] = a.terms.size <= b.terms.size ? [a, b] : [b, a];
+      const m = matched(small.terms, large.terms);
+      if (m.total > 0 && m.shared / m.total >= VALUE_MIN_CONTAINMENT) {
+        const show = (qs: string[]) => qs.map((q) => q.replace('|', '')).join(', ');
+        return { kind: 'value_mismatch', reason: `${show(onlyA)} vs ${show(onlyB)}` };
+      }
+    }
+  }
+
+  const fromA = matched(a.terms, b.terms);
+  const fromB = matched(b.terms, a.terms);
+  if (
+    fromA.unmatched.length > 0 &&
+    fromB.unmatched.length > 0 &&
+    fromA.unmatched.length <= 2 &&
+    fromB.unmatched.length <= 2 &&
+    fromA.shared > 0 &&
+    fromA.unmatched.every((t) => a.proper.has(t)) &&
+    fromB.unmatched.every((t) => b.proper.has(t))
+  ) {
+    return {
+      kind: 'entity_mismatch',
+      reason: `${fromA.unmatched.join(' ')} vs ${fromB.unmatched.join(' ')}`,
+    };
+  }
+  return null;
+}
+
+/** A negation does not deny a statement about different quantities ("no two cats" / "three cats"). */
+function quantitiesAgree(neg: Analysis, pos: Analysis): boolean {
+  for (const q of neg.quantities) if (!pos.quantities.has(q)) return false;
+  return true;
+}
+
+export interface Fact {
+  id: string;
+  text: string;
+}
+
+export interface TextConflict<F extends Fact = Fact> {
+  sentence: string;
+  /** Offsets of the sentence in the checked text. */
+  start: number;
+  end: number;
+  fact: F;
+  similarity: number;
+  conflict: Conflict;
+}
+
+export interface TextCheckOptions extends ConflictOptions {
+  /** Similarity of a sentence and a fact; defaults to the lexical `hash` embedding cosine. */
+  similarity?: (sentence: string, fact: string) => number;
+}
+
+const lexicalEmbedder = new HashEmbedder(512);
+const lexicalSimilarity = (a: string, b: string): number =>
+  cosine(lexicalEmbedder.embedOne(a), lexicalEmbedder.embedOne(b));
+
+const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+
+/**
+ * Sentences of `text` (what an agent proposes to say or send) that contradict one of `facts`
+ * (the verified ledger facts the caller selected). Pure; no I/O.
+ */
+export function checkTextAgainstFacts<F extends Fact>(
+  text: string,
+  facts: readonly F[],
+  options: TextCheckOptions = {},
+): TextConflict<F>[] {
+  const similarity = options.similarity ?? lexicalSimilarity;
+  const found: TextConflict<F>[] = [];
+  for (const seg of sentenceSegmenter.segment(text)) {
+    const sentence = seg.segment.trim();
+    if (sentence.length === 0) continue;
+    const start = seg.index + seg.segment.indexOf(sentence);
+    for (const fact of facts) {
+      const sim = similarity(sentence, fact.text);
+      const conflict = detectConflict(sentence, fact.text, sim, options);
+      if (conflict)
+        found.push({ sentence, start, end: start + sentence.length, fact, similarity: sim, conflict });
+    }
+  }
+  return found;
+}

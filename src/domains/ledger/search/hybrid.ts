@@ -1,0 +1,146 @@
+import type { LexicalHit } from './lexical.ts';
+
+/**
+ * Hybrid ranking as pure functions over candidate lists, shared by the in-memory index below
+ * and the storage adapters (sqlite-vec / pgvector k-NN + FTS5 / tsvector):
+ *
+ * 1. each side returns its top candidates (vector: exact cosine; lexical: BM25 or the database's
+ *    full-text rank);
+ * 2. the relevance floor drops candidates that are not about the query at all;
+ * 3. reciprocal rank fusion merges the two rankings (ranks only, so scales never need aligning);
+ * 4. the final order is relevance × confidence.
+ */
+
+export interface VectorHit {
+  id: string;
+  /** Cosine similarity in [-1, 1]. */
+  cosine: number;
+}
+
+export interface FusedHit {
+  id: string;
+  /** RRF score divided by its maximum, in (0, 1]: 1 = first in both rankings. */
+  relevance: number;
+  cosine: number;
+  /** Share of the query's content words found in the claim, in [0, 1]. */
+  overlap: number;
+  vectorRank: number | null;
+  lexicalRank: number | null;
+}
+
+/** The constant of Cormack et al. (2009); damps the gap between the first ranks. */
+export const RRF_K = 60;
+
+/**
+ * A candidate is relevant when its meaning is close enough, or when it is moderately close and
+ * shares at least `minOverlap` of the query's content words (short queries worded like the claim).
+ * The floor is judged per candidate on raw cosine and word overlap, not on fused scores: RRF says
+ * how candidates rank against each other, never whether anything relevant exists at all.
+ */
+export interface RelevanceFloor {
+  cosine: number;
+  cosineWithOverlap: number;
+  minOverlap: number;
+}
+
+/**
+ * Tuned on vault/retrieval.dev.json with USE lite (`npx tsx scripts/eval-vault.ts`): the relevant
+ * claim of an answerable query has cosine >= 0.56 in 99 % of queries (median 0.88); the best
+ * claim for an unrelated query has median 0.39, 95th percentile 0.54, max 0.65. Between 0.54 and
+ * 0.62 top-3 recall stays at 98.6 % while abstention rises from 94 % to 98 %; 0.58 sits in the
+ * middle of that plateau so that the held-out split has margin on both sides.
+ */
+export const LOCAL_RELEVANCE_FLOOR: RelevanceFloor = {
+  cosine: 0.58,
+  cosineWithOverlap: 0.4,
+  minOverlap: 0.5,
+};
+
+/**
+ * The `hash` embedder measures shared words only: its cosines are lower for paraphrases (median
+ * 0.64 for the relevant claim) and unrelated queries top out at 0.30 (95th percentile), so its
+ * floor is lower and the overlap rule rescues paraphrases that share a few exact words.
+ */
+export const HASH_RELEVANCE_FLOOR: RelevanceFloor = { cosine: 0.33, cosineWithOverlap: 0.2, minOverlap: 0.4 };
+
+/**
+ * The floor for an embedder. Other models (`openai`) have their own cosine scales; until one is
+ * tuned, the USE floor is the starting point and should be re-measured with this script.
+ */
+export function relevanceFloorFor(embedderId: string): RelevanceFloor {
+  return embedderId.startsWith('hash-') ? HASH_RELEVANCE_FLOOR : LOCAL_RELEVANCE_FLOOR;
+}
+
+export function passesFloor(hit: { cosine: number; overlap: number }, floor: RelevanceFloor): boolean {
+  return (
+    hit.cosine >= floor.cosine || (hit.cosine >= floor.cosineWithOverlap && hit.overlap >= floor.minOverlap)
+  );
+}
+
+/**
+ * Reciprocal rank fusion of the vector and lexical rankings. Candidates found by only one side
+ * still need their cosine and overlap (for the floor): the caller supplies them.
+ */
+export function fuseRankings(
+  vector: readonly VectorHit[],
+  lexical: readonly LexicalHit[],
+  details: (id: string) => { cosine: number; overlap: number },
+  k = RRF_K,
+): FusedHit[] {
+  const byId = new Map<string, { vectorRank: number | null; lexicalRank: number | null }>();
+  vector.forEach((hit, i) => {
+    byId.set(hit.id, { vectorRank: i + 1, lexicalRank: null });
+  });
+  lexical.forEach((hit, i) => {
+    const entry = byId.get(hit.id);
+    if (entry) entry.lexicalRank = i + 1;
+    else byId.set(hit.id, { vectorRank: null, lexicalRank: i + 1 });
+  });
+  const best = 2 / (k + 1);
+  const fused: FusedHit[] = [];
+  for (const [id, ranks] of byId) {
+    const rrf =
+      (ranks.vectorRank === null ? 0 : 1 / (k + ranks.vectorRank)) +
+      (ranks.lexicalRank === null ? 0 : 1 / (k + ranks.lexicalRank));
+    fused.push({ id, relevance: rrf / best, ...details(id), ...ranks });
+  }
+  return fused.sort((a, b) => b.relevance - a.relevance || b.cosine - a.cosine || (a.id < b.id ? -1 : 1));
+}
+
+export interface RankedClaim extends FusedHit {
+  confidence: number;
+  /** relevance × confidence, the order results are returned in. */
+  score: number;
+}
+
+/** Applies the floor, then orders by relevance × confidence (ties: higher cosine first). */
+export function rankByRelevanceAndConfidence(
+  fused: readonly FusedHit[],
+  confidenceOf: (id: string) => number,
+  floor: RelevanceFloor,
+  limit: number,
+): RankedClaim[] {
+  return fused
+    .filter((hit) => passesFloor(hit, floor))
+    .map((hit) => {
+      const confidence = confidenceOf(hit.id);
+      return { ...hit, confidence, score: hit.relevance * confidence };
+    })
+    .sort((a, b) => b.score - a.score || b.cosine - a.cosine || (a.id < b.id ? -1 : 1))
+    .slice(0, limit);
+}
+
+/** Exact k-NN by cosine over unit vectors (dot product), highest first. */
+export function exactNearest(
+  query: Float32Array,
+  vectors: Iterable<[string, Float32Array]>,
+  limit: number,
+): VectorHit[] {
+  const hits: VectorHit[] = [];
+  for (const [id, v] of vectors) {
+    let dot = 0;
+    for (let i = 0; i < v.length; i++) dot += v[i]! * query[i]!;
+    hits.push({ id, cosine: dot });
+  }
+  return hits.sort((a, b) => b.cosine - a.cosine || (a.id < b.id ? -1 : 1)).slice(0, limit);
+}

@@ -1,0 +1,66 @@
+import type { Embedder } from '../embeddings/embedder.ts';
+import {
+  exactNearest,
+  fuseRankings,
+  type RankedClaim,
+  type RelevanceFloor,
+  rankByRelevanceAndConfidence,
+} from './hybrid.ts';
+import { Bm25Index, lexicalOverlap } from './lexical.ts';
+
+export interface IndexedClaim {
+  id: string;
+  text: string;
+  confidence: number;
+}
+
+/** Candidates each side contributes before fusion. */
+export const CANDIDATES_PER_SIDE = 50;
+
+/**
+ * Hybrid search held in memory: the reference the database-backed search is compared with,
+ * and what the evaluation script runs on.
+ */
+export class InMemoryHybridIndex {
+  private readonly claims = new Map<string, IndexedClaim & { vector: Float32Array }>();
+  private readonly lexical = new Bm25Index();
+
+  constructor(
+    private readonly embedder: Embedder,
+    private readonly floor: RelevanceFloor,
+  ) {}
+
+  async addAll(claims: readonly IndexedClaim[]): Promise<void> {
+    const vectors = await this.embedder.embed(claims.map((c) => c.text));
+    claims.forEach((claim, i) => {
+      this.claims.set(claim.id, { ...claim, vector: vectors[i]! });
+      this.lexical.add(claim.id, claim.text);
+    });
+  }
+
+  async search(query: string, limit = 10): Promise<RankedClaim[]> {
+    const [q] = await this.embedder.embed([query]);
+    return this.searchWithVector(query, q!, limit);
+  }
+
+  searchWithVector(query: string, q: Float32Array, limit = 10): RankedClaim[] {
+    const vector = exactNearest(
+      q,
+      [...this.claims.values()].map((c) => [c.id, c.vector] as [string, Float32Array]),
+      CANDIDATES_PER_SIDE,
+    );
+    const lexical = this.lexical.search(query, CANDIDATES_PER_SIDE);
+    const fused = fuseRankings(vector, lexical, (id) => {
+      const claim = this.claims.get(id)!;
+      let dot = 0;
+      for (let i = 0; i < q.length; i++) dot += q[i]! * claim.vector[i]!;
+      return { cosine: dot, overlap: lexicalOverlap(query, claim.text) };
+    });
+    return rankByRelevanceAndConfidence(
+      fused,
+      (id) => this.claims.get(id)?.confidence ?? 0,
+      this.floor,
+      limit,
+    );
+  }
+}
