@@ -67,6 +67,99 @@ export interface AuditHeadsTable {
   hash: string;
 }
 
+/** An account's paid plan and where it is billed; `status` is active, past_due or canceled. */
+export interface SubscriptionsTable {
+  account_id: string;
+  plan: string;
+  status: string;
+  provider: string;
+  customer_ref: string | null;
+  subscription_ref: string | null;
+  period_start: string | null;
+  period_end: string | null;
+  started_at: string;
+  updated_at: string;
+  provider_event_at: string | null;
+}
+
+/** A started checkout: `status` is open, completed, canceled or expired. Only a hash of a local token is kept. */
+export interface CheckoutSessionsTable {
+  id: string;
+  account_id: string;
+  plan: string;
+  provider: string;
+  token_hash: string | null;
+  provider_session_id: string | null;
+  success_url: string;
+  cancel_url: string;
+  status: string;
+  created_at: string;
+  expires_at: string;
+  completed_at: string | null;
+}
+
+export interface BillingEventsTable {
+  id: string;
+  account_id: string | null;
+  type: string;
+  received_at: string;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  account_id: string;
+  url: string;
+  description: string;
+  /** JSON array of event types; empty = every type. */
+  event_types: string;
+  /** The signing secret (`whsec_…`), needed in clear to sign; shown once at creation. */
+  secret: string;
+  status: string;
+  disabled_reason: string | null;
+  consecutive_failures: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookEventsTable {
+  id: string;
+  account_id: string;
+  type: string;
+  /** The JSON body sent to receivers. */
+  payload: string;
+  created_at: string;
+}
+
+/** One event to one endpoint: `status` is pending, delivering, succeeded or failed. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  account_id: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  endpoint_id: string;
+  account_id: string;
+  attempt: number;
+  at: string;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -75,6 +168,13 @@ export interface Database {
   meta: MetaTable;
   audit_log: AuditLogTable;
   audit_heads: AuditHeadsTable;
+  subscriptions: SubscriptionsTable;
+  checkout_sessions: CheckoutSessionsTable;
+  billing_events: BillingEventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as accountsAndKeys from './202611221600_accounts_and_keys.ts';
 import * as auditLog from './202611221700_audit_log.ts';
+import * as billingAndWebhooks from './202611221900_billing_and_webhooks.ts';
 
 /**
  * Every migration, in order. A static list (rather than a folder scan) keeps migrations working
@@ -9,4 +10,5 @@ import * as auditLog from './202611221700_audit_log.ts';
 export const migrations: Record<string, Migration> = {
   '202611221600_accounts_and_keys': accountsAndKeys,
   '202611221700_audit_log': auditLog,
+  '202611221900_billing_and_webhooks': billingAndWebhooks,
 };
