@@ -160,6 +160,26 @@ export interface WebhookAttemptsTable {
   duration_ms: number;
 }
 
+/** Per-account verdict policy; an account without a row uses the defaults. Domain lists are JSON arrays. */
+export interface VerdictSettingsTable {
+  account_id: string;
+  egress_mode: string;
+  trusted_domains: string;
+  blocked_domains: string;
+  loop_threshold: number;
+  loop_window_ms: number;
+  updated_at: string;
+}
+
+/** An account's own action for `POST /v1/evaluate`: its name and JSON Schema (JSON text). */
+export interface VerdictActionsTable {
+  account_id: string;
+  name: string;
+  schema: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;

@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as accountsAndKeys from './202611221600_accounts_and_keys.ts';
 import * as auditLog from './202611221700_audit_log.ts';
+import * as verdicts from './202611221800_verdicts.ts';
 import * as billingAndWebhooks from './202611221900_billing_and_webhooks.ts';
 
 /**
@@ -10,5 +11,6 @@ import * as billingAndWebhooks from './202611221900_billing_and_webhooks.ts';
 export const migrations: Record<string, Migration> = {
   '202611221600_accounts_and_keys': accountsAndKeys,
   '202611221700_audit_log': auditLog,
+  '202611221800_verdicts': verdicts,
   '202611221900_billing_and_webhooks': billingAndWebhooks,
 };
