@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkTextAgainstFacts, detectConflict } from './checker.ts';
+import { checkTextAgainstFacts, detectConflict, findConflicts } from './checker.ts';
 
 describe('detectConflict', () => {
   const conflicts: [string, string, string, string][] = [
@@ -80,6 +80,21 @@ describe('detectConflict', () => {
     expect(detectConflict('The queue is empty', 'The queue is full', 0.9)?.reason).toBe('"full" vs "empty"');
     expect(detectConflict('The queue is full', 'The queue is empty', 0.9)?.reason).toBe('"empty" vs "full"');
     expect(detectConflict('Latency is 40 ms', 'Latency is 25 ms', 0.9)?.reason).toBe('25ms vs 40ms');
+  });
+});
+
+describe('findConflicts', () => {
+  it('returns the contradicted candidates, most similar first, with the claim attached', () => {
+    const candidates = [
+      { id: 'c1', text: 'The API rate limit is 100 requests per minute', similarity: 0.71, confidence: 0.9 },
+      { id: 'c2', text: 'The API rate limit is 120 requests per minute', similarity: 0.93, confidence: 0.5 },
+      { id: 'c3', text: 'The API requires an API key', similarity: 0.6, confidence: 1 },
+    ];
+    const found = findConflicts('The API rate limit is 120 requests per minute', candidates);
+    expect(found.map((f) => [f.claim.id, f.kind])).toEqual([['c1', 'value_mismatch']]);
+    const more = findConflicts('The API rate limit is 60 requests per minute', candidates);
+    expect(more.map((f) => f.claim.id)).toEqual(['c2', 'c1']);
+    expect(more[0]).toMatchObject({ similarity: 0.93, claim: { confidence: 0.5 } });
   });
 });
 

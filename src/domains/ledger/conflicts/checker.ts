@@ -312,6 +312,44 @@ export function detectConflict(
   return null;
 }
 
+/**
+ * How similar an existing claim must be to be checked against a new one, per embedder. On the
+ * SICK pairs the checker reports, USE lite similarity is >= 0.59 for 99 % of true contradictions
+ * and the lexical hash >= 0.39; below these gates only noise is left to check.
+ */
+export function conflictCandidateFloor(embedderId: string): number {
+  return embedderId.startsWith('hash-') ? 0.3 : 0.5;
+}
+
+export interface ConflictCandidate {
+  id: string;
+  text: string;
+  /** Similarity to the new claim from the search that found it. */
+  similarity: number;
+}
+
+export interface FoundConflict<C extends ConflictCandidate> extends Conflict {
+  claim: C;
+  similarity: number;
+}
+
+/**
+ * The candidates (claims found by similarity to `newClaim`) that it contradicts, most similar
+ * first: what a store reports, rejects or supersedes depending on `on_conflict`.
+ */
+export function findConflicts<C extends ConflictCandidate>(
+  newClaim: string,
+  candidates: readonly C[],
+  options: ConflictOptions = {},
+): FoundConflict<C>[] {
+  const found: FoundConflict<C>[] = [];
+  for (const claim of candidates) {
+    const conflict = detectConflict(newClaim, claim.text, claim.similarity, options);
+    if (conflict) found.push({ ...conflict, claim, similarity: claim.similarity });
+  }
+  return found.sort((a, b) => b.similarity - a.similarity || (a.claim.id < b.claim.id ? -1 : 1));
+}
+
 /** A negation does not deny a statement about different quantities ("no two cats" / "three cats"). */
 function quantitiesAgree(neg: Analysis, pos: Analysis): boolean {
   for (const q of neg.quantities) if (!pos.quantities.has(q)) return false;

@@ -8,6 +8,11 @@ import { secretScanner, shannonEntropy } from './secret-rules.ts';
  * embedded. Every detector is linear in the text: patterns have bounded quantifiers or
  * consume whole runs, and the heavier checks (phone metadata, secret rules) only see short
  * windows around candidates.
+ *
+ * Person names are not scrubbed. The npm candidate, `compromise`, found 59 % of the PERSON
+ * spans of the presidio synthetic sentences at 80 % precision and needs about 7 s per MB: it
+ * would miss most names, blank one word in five that is not a name, and remove the very
+ * subject of facts such as "Maria is on call this week".
  */
 
 export const PII_TYPES = ['EMAIL', 'PHONE', 'CARD', 'IBAN', 'SSN', 'IP', 'SECRET'] as const;
@@ -60,7 +65,7 @@ const after = (text: string, end: number, n: number): string => text.slice(end, 
 
 /** Identifiers that are not personal data even when their digits look like a card or phone. */
 const REFERENCE_CONTEXT =
-  /\b(?:order|invoice|inv|tracking|ref|reference|confirmation|booking|ticket|case|isbn|serial|sku|po|part|model|build|release)\b[\s#:.no-]{0,6}$/i;
+  /\b(?:order|invoice|inv|tracking|ref|reference|confirmation|booking|ticket|case|isbn|serial|sku|po|part|model|build|release)\b(?:\s{1,3}(?:number|num|no\.?|id))?[\s#:.-]{0,6}(?:is\s{1,3})?$/i;
 
 // --- email -------------------------------------------------------------------------------
 
@@ -79,7 +84,7 @@ function findEmails(text: string, out: SpanSet): void {
     const domain = run[0].replace(/[.-]+$/, '');
     const labels = domain.split('.');
     const tld = labels[labels.length - 1] ?? '';
-    if (labels.length < 2 || !/^[A-Za-z]{2,63}$/.test(tld)) continue;
+    if (labels.length < 2 || !/^(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})$/.test(tld)) continue;
     if (labels.some((l) => l === '' || l.startsWith('-') || l.endsWith('-'))) continue;
     out.add({ type: 'EMAIL', start, end: at + 1 + domain.length });
   }
@@ -120,8 +125,9 @@ const CARD_CANDIDATE = /(?<![\d.,-])\d(?:[ -]?\d){11,18}(?![\d]|[.,]\d)/g;
 function findCards(text: string, out: SpanSet): void {
   for (const m of text.matchAll(CARD_CANDIDATE)) {
     const digits = m[0].replace(/[ -]/g, '');
-    // Issuer ranges in use: 2 (Mastercard 2-series, JCB 2131), 3-6, and the JCB 1800 range.
-    if (!/^[2-6]/.test(digits) && !digits.startsWith('1800')) continue;
+    // Issuer ranges in use: 2 (Mastercard 2-series, JCB 2131), 3-6, the JCB 1800 range and UATP (1, 15 digits).
+    if (!/^[2-6]/.test(digits) && !digits.startsWith('1800') && !(digits[0] === '1' && digits.length === 15))
+      continue;
     if (/^(\d)\1+$/.test(digits) || !luhnValid(digits)) continue;
     if (REFERENCE_CONTEXT.test(before(text, m.index, 24))) continue;
     out.add({ type: 'CARD', start: m.index, end: m.index + m[0].length });
@@ -169,7 +175,7 @@ function findIps(text: string, out: SpanSet): void {
 const PHONE_SHAPE =
   /(?<![\w+./-])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,5}\)[ .-]?)?\d{1,12}(?:[ .-]\d{1,12}){0,5}(?:[ ]?(?:x|ext\.?)[ ]?\d{1,6})?(?![\w]|[.,/]\d)/g;
 const PHONE_CONTEXT_BEFORE =
-  /\b(?:phone|tel|telephone|mobile|cell|cellphone|fax|desk|office|home|work|call|calls|calling|text|sms|whatsapp|contact|dial|reach|reached|answering|messages?|hotline|landline|registered)\b[^\n\d]{0,24}\n?[^\n\d]{0,4}$/i;
+  /\b(?:(?:my|your|his|her|their|our)\s+(?:[a-z]+\s+){0,2}number|phone|tel|telephone|mobile|cell|cellphone|fax|desk|office|home|work|call|calls|calling|text|sms|whatsapp|contact|dial|reach|reached|answering|messages?|hotline|landline|registered)\b[^\n\d]{0,24}\n?[^\n\d]{0,4}$/i;
 const PHONE_CONTEXT_AFTER = /^[\s-]{0,3}\(?(?:office|mobile|cell|fax|home|work|desk|phone|tel)\b/i;
 const DATE_OR_TIME =
   /^(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}|\d{1,2}:\d{2}(?::\d{2})?)$/;
