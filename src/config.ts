@@ -2,6 +2,7 @@ import path from 'node:path';
 import Type, { type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { isWellFormedKey } from './domains/api-keys/key-format.ts';
+import { loadPlans, type Plan } from './domains/plans/catalog.ts';
 
 /**
  * Every setting the service reads from its environment, parsed once at start. Nothing else in
@@ -22,6 +23,18 @@ const EnvSchema = Type.Object({
   ARBITER_BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1_048_576 }),
   ARBITER_USAGE_FLUSH_MS: Type.Integer({ minimum: 10, default: 1000 }),
   ARBITER_KEY_CACHE_MS: Type.Integer({ minimum: 0, maximum: 1000, default: 500 }),
+  ARBITER_PLANS_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  ARBITER_BILLING: Type.Union([Type.Literal('local'), Type.Literal('stripe')], { default: 'local' }),
+  ARBITER_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^/?#]+/?$' })),
+  STRIPE_SECRET_KEY: Type.Optional(Type.String({ pattern: '^(sk|rk)_' })),
+  STRIPE_WEBHOOK_SECRET: Type.Optional(Type.String({ pattern: '^whsec_' })),
+  STRIPE_API_URL: Type.Optional(Type.String({ pattern: '^https?://[^/?#]+/?$' })),
+  ARBITER_WEBHOOK_ALLOW_LOOPBACK: Type.Boolean({ default: false }),
+  ARBITER_WEBHOOK_POLL_MS: Type.Integer({ minimum: 10, default: 1000 }),
+  ARBITER_WEBHOOK_RETRY_BASE_MS: Type.Integer({ minimum: 1, default: 10_000 }),
+  ARBITER_WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 10_000 }),
+  ARBITER_WEBHOOK_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 30, default: 10 }),
+  ARBITER_WEBHOOK_DISABLE_AFTER: Type.Integer({ minimum: 1, default: 30 }),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -46,6 +59,29 @@ export interface Config {
    * one instance stops working on every other instance sharing the database within a second.
    */
   readonly keyCacheMs: number;
+  /** The plan catalogue: the defaults with `ARBITER_PLANS_FILE` laid over them. */
+  readonly plans: readonly Plan[];
+  readonly billing:
+    | { readonly provider: 'local' }
+    | {
+        readonly provider: 'stripe';
+        readonly secretKey: string;
+        readonly webhookSecret: string;
+        /** Where the SDK sends API requests; Stripe itself when unset. */
+        readonly apiUrl: string | undefined;
+      };
+  /** Base of links Arbiter hands out (checkout pages); taken from the request's Host when unset. */
+  readonly publicUrl: string | undefined;
+  readonly webhooks: {
+    /** Lets endpoints on loopback addresses through the SSRF guard: for local receivers and tests only. */
+    readonly allowLoopback: boolean;
+    readonly pollMs: number;
+    readonly retryBaseMs: number;
+    readonly timeoutMs: number;
+    readonly maxAttempts: number;
+    /** Consecutive failed attempts after which an endpoint is disabled. */
+    readonly disableAfter: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -73,6 +109,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration: ARBITER_BOOTSTRAP_KEY must look like arbiter_sk_ followed by at least 32 letters or digits',
     );
   }
+  if (
+    parsed.ARBITER_BILLING === 'stripe' &&
+    (parsed.STRIPE_SECRET_KEY === undefined || parsed.STRIPE_WEBHOOK_SECRET === undefined)
+  ) {
+    throw new ConfigError(
+      'Invalid configuration: ARBITER_BILLING=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET',
+    );
+  }
+  let plans: readonly Plan[];
+  try {
+    plans = loadPlans(parsed.ARBITER_PLANS_FILE);
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration: ARBITER_PLANS_FILE ${(err as Error).message}`);
+  }
   const dataDir = path.resolve(parsed.ARBITER_DATA_DIR);
   return Object.freeze({
     port: parsed.PORT,
@@ -88,5 +138,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimit: parsed.ARBITER_BODY_LIMIT,
     usageFlushMs: parsed.ARBITER_USAGE_FLUSH_MS,
     keyCacheMs: parsed.ARBITER_KEY_CACHE_MS,
+    plans,
+    billing:
+      parsed.ARBITER_BILLING === 'stripe'
+        ? Object.freeze({
+            provider: 'stripe' as const,
+            secretKey: parsed.STRIPE_SECRET_KEY!,
+            webhookSecret: parsed.STRIPE_WEBHOOK_SECRET!,
+            apiUrl: parsed.STRIPE_API_URL,
+          })
+        : Object.freeze({ provider: 'local' as const }),
+    publicUrl: parsed.ARBITER_PUBLIC_URL?.replace(/\/$/, ''),
+    webhooks: Object.freeze({
+      allowLoopback: parsed.ARBITER_WEBHOOK_ALLOW_LOOPBACK,
+      pollMs: parsed.ARBITER_WEBHOOK_POLL_MS,
+      retryBaseMs: parsed.ARBITER_WEBHOOK_RETRY_BASE_MS,
+      timeoutMs: parsed.ARBITER_WEBHOOK_TIMEOUT_MS,
+      maxAttempts: parsed.ARBITER_WEBHOOK_MAX_ATTEMPTS,
+      disableAfter: parsed.ARBITER_WEBHOOK_DISABLE_AFTER,
+    }),
   });
 }

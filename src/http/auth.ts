@@ -1,7 +1,14 @@
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+  onRequestHookHandler,
+} from 'fastify';
 import type { ApiKeysService, Principal } from '../domains/api-keys/service.ts';
 import type { UsageMeter } from '../domains/usage/meter.ts';
-import { Errors } from '../errors.ts';
+import type { QuotaDecision, QuotaGuard } from '../domains/usage/quota.ts';
+import { AppError, Errors } from '../errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -10,6 +17,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Route needs a bearer API key (default). Operational and operator routes set this to false. */
     auth?: boolean;
+    /**
+     * Counts against the plan's monthly allowance (default). Billing and data-rights routes set
+     * this to false so that an account over its allowance can still upgrade, export or leave.
+     */
+    quota?: boolean;
   }
 }
 
@@ -36,6 +48,7 @@ export function registerAuth(
   deps: {
     apiKeys: Pick<ApiKeysService, 'authenticate' | 'authenticateCached'>;
     meter: Pick<UsageMeter, 'record'>;
+    quota?: Pick<QuotaGuard, 'admit' | 'note'>;
   },
 ): void {
   app.decorateRequest('principal', null);
@@ -44,23 +57,64 @@ export function registerAuth(
   app.addHook('onRoute', (route) => {
     if (route.config?.auth === false) return;
     const endpoint = `${route.method} ${route.url}`;
-    const admit = (request: FastifyRequest, principal: Principal) => {
-      request.principal = principal;
+    const limited = route.config?.quota !== false;
+    const finish = (
+      reply: FastifyReply,
+      principal: Principal,
+      decision: QuotaDecision,
+      done: HookHandlerDoneFunction,
+    ) => {
+      // IETF draft-ietf-httpapi-ratelimit-headers field names, on every response of a limited plan.
+      reply.header('ratelimit-limit', decision.limit);
+      reply.header('ratelimit-remaining', decision.remaining);
+      reply.header('ratelimit-reset', decision.resetSeconds);
+      if (!decision.allowed) {
+        return done(
+          new AppError(
+            'QUOTA_EXCEEDED',
+            `The plan's allowance of ${decision.limit} calls this month is used up; upgrade with POST /subscription/checkout or wait for the next month`,
+            {
+              details: { limit: decision.limit, plan: principal.plan, reset_seconds: decision.resetSeconds },
+              headers: { 'retry-after': String(decision.resetSeconds) },
+            },
+          ),
+        );
+      }
       deps.meter.record(principal.keyId, principal.accountId, endpoint);
+      done();
     };
-    const authenticate: onRequestHookHandler = (request, _reply, done) => {
+    const admit = (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      principal: Principal,
+      done: HookHandlerDoneFunction,
+    ) => {
+      request.principal = principal;
+      if (deps.quota !== undefined) {
+        if (!limited) {
+          deps.quota.note(principal.accountId);
+        } else {
+          const decision = deps.quota.admit(principal.accountId, principal.plan);
+          if (decision instanceof Promise) {
+            decision.then(
+              (d) => finish(reply, principal, d, done),
+              () => done(Errors.unavailable('Usage could not be checked against the plan; try again')),
+            );
+            return;
+          }
+          if (decision !== undefined) return finish(reply, principal, decision, done);
+        }
+      }
+      deps.meter.record(principal.keyId, principal.accountId, endpoint);
+      done();
+    };
+    const authenticate: onRequestHookHandler = (request, reply, done) => {
       const secret = bearerToken(request);
       // A key verified moments ago is admitted without allocating a promise.
       const cached = deps.apiKeys.authenticateCached(secret);
-      if (cached) {
-        admit(request, cached);
-        return done();
-      }
+      if (cached) return admit(request, reply, cached, done);
       deps.apiKeys.authenticate(secret).then(
-        (principal) => {
-          admit(request, principal);
-          done();
-        },
+        (principal) => admit(request, reply, principal, done),
         (err: Error) => done(err),
       );
     };

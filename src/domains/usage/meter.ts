@@ -44,6 +44,37 @@ export class UsageMeter {
     return [...this.daily.values()].filter((c) => c.accountId === accountId);
   }
 
+  pendingForAccountMonthly(accountId: string, month: string): MonthlyCount[] {
+    return [...this.monthly.values()].filter((c) => c.accountId === accountId && c.month === month);
+  }
+
+  /** Calls of the account counted here but not yet written, for one month. */
+  pendingForAccount(accountId: string, month: string): number {
+    let calls = 0;
+    for (const c of this.monthly.values())
+      if (c.accountId === accountId && c.month === month) calls += c.calls;
+    return calls;
+  }
+
+  /** Drops the pending counts of an account that no longer exists, so a flush does not bring rows back. */
+  forgetAccount(accountId: string): void {
+    for (const [k, c] of this.monthly) if (c.accountId === accountId) this.monthly.delete(k);
+    for (const [k, c] of this.daily) if (c.accountId === accountId) this.daily.delete(k);
+  }
+
+  /**
+   * Runs `fn` while no batch is being written, so that what it reads from the database plus what
+   * is pending here counts every call exactly once (the quota guard's reconciliation).
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.flushing.then(fn);
+    this.flushing = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
   start(): void {
     if (this.timer) return;
     this.timer = setInterval(() => void this.flush(), this.flushMs);

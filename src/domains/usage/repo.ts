@@ -18,9 +18,18 @@ export interface DailyCount {
 export function createUsageRepo(db: Kysely<Database>) {
   return {
     /** Adds a batch of counts in one transaction: either every count lands or none does. */
-    async addCounts(monthly: MonthlyCount[], daily: DailyCount[]): Promise<void> {
-      if (monthly.length === 0 && daily.length === 0) return;
+    async addCounts(allMonthly: MonthlyCount[], allDaily: DailyCount[]): Promise<void> {
+      if (allMonthly.length === 0 && allDaily.length === 0) return;
       await db.transaction().execute(async (trx) => {
+        // Counts of an account deleted meanwhile (possibly on another instance) are dropped, not resurrected.
+        const accountIds = [...new Set([...allMonthly, ...allDaily].map((c) => c.accountId))];
+        const existing = new Set(
+          (await trx.selectFrom('accounts').select('id').where('id', 'in', accountIds).execute()).map(
+            (r) => r.id,
+          ),
+        );
+        const monthly = allMonthly.filter((c) => existing.has(c.accountId));
+        const daily = allDaily.filter((c) => existing.has(c.accountId));
         if (monthly.length > 0) {
           await trx
             .insertInto('usage_monthly')
@@ -58,6 +67,24 @@ export function createUsageRepo(db: Kysely<Database>) {
             .execute();
         }
       });
+    },
+    /** Written calls of every key of the account in a month. */
+    async monthlyCallsForAccount(accountId: string, month: string): Promise<number> {
+      const row = await db
+        .selectFrom('usage_monthly')
+        .select((eb) => eb.fn.sum<number | string | null>('calls').as('calls'))
+        .where('account_id', '=', accountId)
+        .where('month', '=', month)
+        .executeTakeFirst();
+      return Number(row?.calls ?? 0);
+    },
+    monthlyByKey(accountId: string, month: string) {
+      return db
+        .selectFrom('usage_monthly')
+        .select(['key_id', 'calls'])
+        .where('account_id', '=', accountId)
+        .where('month', '=', month)
+        .execute();
     },
     dailyForAccount(accountId: string, fromDay: string, toDay: string) {
       return db
