@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ibanValid, luhnValid, ssnValid } from './checksums.ts';
 import { detectPii, type PiiType, scrub } from './scrubber.ts';
+import shippedRules from './secret-rules.json' with { type: 'json' };
+import type { SecretRuleSet } from './secret-rules.ts';
 
 const typesIn = (text: string): PiiType[] => detectPii(text).map((s) => s.type);
 
@@ -104,6 +106,11 @@ describe('scrub performance', () => {
       'A1b2C3d4E5'.repeat(100_000),
       `${'1.'.repeat(500_000)}`,
       `${'a:'.repeat(500_000)}`,
+      // Every secret rule's keyword, each followed by a long value: all rules run on many windows.
+      [...new Set((shippedRules as SecretRuleSet).rules.flatMap((r) => r.keywords))]
+        .map((k) => `${k}=${'A'.repeat(200)} `)
+        .join('')
+        .repeat(8),
     ];
     for (const input of inputs) {
       const start = performance.now();
