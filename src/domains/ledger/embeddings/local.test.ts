@@ -22,5 +22,10 @@ describe('LocalUseEmbedder', () => {
     expect(cosine(blank!, blank!)).toBe(0);
     const [again] = await embedder.embed([texts[0]!]);
     expect(cosine(again!, guitar!)).toBeCloseTo(1, 4);
+    // A megabyte-long claim is embedded from its beginning instead of stalling the tokenizer.
+    const started = performance.now();
+    const [long] = await embedder.embed([`${texts[0]} ${'and it keeps playing '.repeat(50_000)}`]);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(cosine(long!, long!)).toBeCloseTo(1, 4);
   });
 });

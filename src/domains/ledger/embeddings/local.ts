@@ -14,6 +14,13 @@ const DIMENSION = 512;
 /** Batches of 8 were fastest on 2 cores (16: -20 %, 32: -55 %); bigger sparse inputs cost more per sentence. */
 export const LOCAL_BATCH_SIZE = 8;
 
+/**
+ * Longer inputs are cut: the model is meant for sentences and short paragraphs, and the
+ * package's tokenizer copies the rest of the input at every character (quadratic; 16 kB
+ * already takes a quarter of a second, 1 MB would take minutes).
+ */
+export const LOCAL_MAX_CHARS = 4096;
+
 interface UseModel {
   embed(input: string[]): Promise<number[][]>;
 }
@@ -55,7 +62,9 @@ export class LocalUseEmbedder implements Embedder {
   private async embedNow(texts: string[]): Promise<Float32Array[]> {
     const out: Float32Array[] = texts.map(() => new Float32Array(DIMENSION));
     // The tokenizer yields no pieces for blank text and the graph rejects an empty input.
-    const indexed = texts.map((t, i) => ({ text: t.trim(), i })).filter((x) => x.text.length > 0);
+    const indexed = texts
+      .map((t, i) => ({ text: t.trim().slice(0, LOCAL_MAX_CHARS), i }))
+      .filter((x) => x.text.length > 0);
     if (indexed.length === 0) return out;
     const model = await loadModel();
     for (const batch of batches(indexed, LOCAL_BATCH_SIZE)) {
