@@ -180,6 +180,49 @@ export interface VerdictActionsTable {
   updated_at: string;
 }
 
+/** One version of an account's Cedar policy document; versions start at 1 (0 is the built-in default). */
+export interface JudgmentPoliciesTable {
+  account_id: string;
+  version: number;
+  text: string;
+  created_at: string;
+  /** The API key id that uploaded it. */
+  created_by: string;
+}
+
+export interface JudgmentPolicyHeadsTable {
+  account_id: string;
+  version: number;
+}
+
+/**
+ * One `POST /v2/actions/evaluate`. `status` is allowed, blocked, pending (an ESCALATE awaiting a
+ * human), approved, denied or expired. `gates` is JSON; `payload` is kept only for escalations,
+ * which a human has to read before deciding.
+ */
+export interface JudgmentEvaluationsTable {
+  id: string;
+  account_id: string;
+  key_id: string;
+  actor: string;
+  actor_role: string;
+  action_type: string;
+  action_kind: string;
+  impact_scope: string;
+  decision: string;
+  status: string;
+  reason: string;
+  gates: string;
+  policy_version: number;
+  payload_sha256: string;
+  payload: string | null;
+  created_at: string;
+  expires_at: string | null;
+  decided_at: string | null;
+  decided_by: string | null;
+  comment: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -195,6 +238,9 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  judgment_policies: JudgmentPoliciesTable;
+  judgment_policy_heads: JudgmentPolicyHeadsTable;
+  judgment_evaluations: JudgmentEvaluationsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -3,6 +3,7 @@ import * as accountsAndKeys from './202611221600_accounts_and_keys.ts';
 import * as auditLog from './202611221700_audit_log.ts';
 import * as verdicts from './202611221800_verdicts.ts';
 import * as billingAndWebhooks from './202611221900_billing_and_webhooks.ts';
+import * as judgment from './202611222100_judgment.ts';
 
 /**
  * Every migration, in order. A static list (rather than a folder scan) keeps migrations working
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '202611221700_audit_log': auditLog,
   '202611221800_verdicts': verdicts,
   '202611221900_billing_and_webhooks': billingAndWebhooks,
+  '202611222100_judgment': judgment,
 };
