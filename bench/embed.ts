@@ -1,5 +1,6 @@
 /**
- * Embedding throughput per adapter: `npx tsx bench/embed.ts [--embedder local|hash] [--n 512]`.
+ * Embedding throughput per adapter:
+ * `npx tsx bench/embed.ts [--embedder local|hash] [--n 512] [--workers 1]` (workers: local only, 0 = in-process).
  * Uses the STS sentences of the dev data when present, else generated sentences.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ const arg = (name: string, fallback: string): string => {
 
 const kind = arg('--embedder', 'local');
 const n = Number(arg('--n', '512'));
+const workers = Number(arg('--workers', '1'));
 const dataFile = join(
   resolve(dirname(fileURLToPath(import.meta.url)), '..'),
   '../shared/data/vault/retrieval.dev.json',
@@ -28,7 +30,7 @@ const texts = Array.from({ length: n }, (_, i) => sentences[i % sentences.length
 
 if (kind !== 'local' && kind !== 'hash') throw new Error('--embedder must be local or hash');
 const loadStart = performance.now();
-const embedder = await createEmbedder({ kind });
+const embedder = await createEmbedder(kind === 'local' ? { kind, workers } : { kind });
 await embedder.embed(['warm up']);
 const loadMs = performance.now() - loadStart;
 
@@ -37,6 +39,6 @@ for (const batch of [1, 16, 64, n]) {
   for (let i = 0; i < texts.length; i += batch) await embedder.embed(texts.slice(i, i + batch));
   const seconds = (performance.now() - start) / 1000;
   console.log(
-    `${embedder.id} batch=${batch} sentences=${n}: ${(n / seconds).toFixed(1)} sentences/s (load ${loadMs.toFixed(0)} ms)`,
+    `${embedder.id} workers=${kind === 'local' ? workers : '-'} batch=${batch} sentences=${n}: ${(n / seconds).toFixed(1)} sentences/s (load ${loadMs.toFixed(0)} ms)`,
   );
 }

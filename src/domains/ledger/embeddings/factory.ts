@@ -1,10 +1,10 @@
 import type { Embedder } from './embedder.ts';
 import { HashEmbedder } from './hash.ts';
-import { LocalUseEmbedder } from './local.ts';
+import { type LocalEmbedderOptions, LocalUseEmbedder } from './local.ts';
 import { createOpenAiEmbedder, type OpenAiEmbedderOptions } from './openai.ts';
 
 export type EmbedderConfig =
-  | { kind: 'local' }
+  | ({ kind: 'local' } & LocalEmbedderOptions)
   | { kind: 'hash'; dimension?: number }
   | ({ kind: 'openai' } & OpenAiEmbedderOptions);
 
@@ -12,7 +12,7 @@ export type EmbedderConfig =
 export async function createEmbedder(config: EmbedderConfig): Promise<Embedder> {
   switch (config.kind) {
     case 'local':
-      return new LocalUseEmbedder();
+      return new LocalUseEmbedder({ workers: config.workers ?? 1 });
     case 'hash':
       return new HashEmbedder(config.dimension);
     case 'openai': {

@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { cosine } from './embedder.ts';
 import { LocalUseEmbedder } from './local.ts';
 
-// The only test that loads the model (about 30 MB of weights, a few seconds on a shared core).
-describe('LocalUseEmbedder', () => {
+// The only tests that load the model (about 30 MB of weights, about a second each on a shared core):
+// once in a worker thread (the default) and once in-process.
+describe.each([1, 0])('LocalUseEmbedder with %i worker(s)', (workers) => {
   it('embeds paraphrases closer than unrelated sentences, in order, blank text as zeros', {
     timeout: 60_000,
   }, async () => {
-    const embedder = new LocalUseEmbedder();
+    const embedder = new LocalUseEmbedder({ workers });
     const texts = [
       'A man is playing a guitar.',
       'Someone strums an acoustic guitar.',
@@ -27,5 +28,6 @@ describe('LocalUseEmbedder', () => {
     const [long] = await embedder.embed([`${texts[0]} ${'and it keeps playing '.repeat(50_000)}`]);
     expect(performance.now() - started).toBeLessThan(10_000);
     expect(cosine(long!, long!)).toBeCloseTo(1, 4);
+    await embedder.close();
   });
 });
