@@ -6,6 +6,10 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { Container } from './container.ts';
 import { adminRoutes } from './domains/accounts/routes.ts';
 import { apiKeysRoutes } from './domains/api-keys/routes.ts';
+import { auditRoutes } from './domains/audit/routes.ts';
+import { checkoutPageRoutes, stripeWebhookRoutes, subscriptionRoutes } from './domains/billing/routes.ts';
+import { gdprRoutes } from './domains/gdpr/routes.ts';
+import { webhooksRoutes } from './domains/webhooks/routes.ts';
 import { registerAuth } from './http/auth.ts';
 import { ErrorBodySchema } from './http/common-schemas.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
@@ -76,7 +80,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
       route.schema = { ...route.schema, security: [] };
     }
   });
-  registerAuth(app, { apiKeys: services.apiKeys, meter: container.meter });
+  registerAuth(app, { apiKeys: services.apiKeys, meter: container.meter, quota: container.quota });
 
   await app.register(swagger, {
     openapi: {
@@ -90,6 +94,12 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'arbiter_sk_… API key' },
           adminToken: { type: 'http', scheme: 'bearer', description: 'ARBITER_ADMIN_TOKEN (operator API)' },
+          stripeSignature: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Stripe-Signature',
+            description: 'Signed by Stripe with STRIPE_WEBHOOK_SECRET',
+          },
         },
       },
       security: [{ bearer: [] }],
@@ -102,6 +112,12 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   app.get('/openapi.json', { config: { auth: false }, schema: { hide: true } }, async () => app.swagger());
 
   await app.register(apiKeysRoutes(services.apiKeys));
+  await app.register(subscriptionRoutes(services.billing));
+  await app.register(checkoutPageRoutes(services.billing));
+  if (config.billing.provider === 'stripe') await app.register(stripeWebhookRoutes(services.billing));
+  await app.register(auditRoutes(container.audit.repo));
+  await app.register(gdprRoutes(services.gdpr));
+  await app.register(webhooksRoutes(services.webhooks));
   if (config.adminToken) await app.register(adminRoutes(services.accounts, config.adminToken));
 
   await app.ready();

@@ -9,9 +9,17 @@ import { createRedisRevocationBus } from './domains/api-keys/revocation-bus.ts';
 import { createApiKeysService } from './domains/api-keys/service.ts';
 import { createAuditRepo } from './domains/audit/repo.ts';
 import { AuditLog } from './domains/audit/service.ts';
-import { DEFAULT_PLANS, type Plan } from './domains/plans/catalog.ts';
+import { createStripeClient, localProvider, stripeProvider } from './domains/billing/providers.ts';
+import { createBillingService } from './domains/billing/service.ts';
+import { createGdprService } from './domains/gdpr/service.ts';
+import { findPlan, type Plan } from './domains/plans/catalog.ts';
+import { keyLimitGuard } from './domains/plans/limits.ts';
 import { UsageMeter } from './domains/usage/meter.ts';
+import { QuotaGuard } from './domains/usage/quota.ts';
 import { createUsageRepo } from './domains/usage/repo.ts';
+import { createWebhooksRepo } from './domains/webhooks/repo.ts';
+import { createWebhooksService } from './domains/webhooks/service.ts';
+import { WebhookWorker } from './domains/webhooks/worker.ts';
 
 /** The composition root: the one place that builds every service and decides what it depends on. */
 export async function createContainer(config: Config, logger: Logger) {
@@ -20,7 +28,7 @@ export async function createContainer(config: Config, logger: Logger) {
   try {
     await migrateToLatest(db);
 
-    const plans: readonly Plan[] = DEFAULT_PLANS;
+    const plans: readonly Plan[] = config.plans;
     const usageRepo = createUsageRepo(db.kysely);
     const meter = new UsageMeter(usageRepo, config.usageFlushMs, logger);
     meter.start();
@@ -45,11 +53,62 @@ export async function createContainer(config: Config, logger: Logger) {
       cache: keyCache,
       meter,
       bus,
+      keyLimit: keyLimitGuard(plans, db.dialect),
     });
     const accounts = createAccountsService({
       repo: createAccountsRepo(db.kysely),
       apiKeys,
       knownPlans: () => plans.map((p) => p.id),
+    });
+
+    const quota = new QuotaGuard({
+      allowanceOf: (plan) => findPlan(plans, plan)?.monthly_call_allowance,
+      repo: usageRepo,
+      meter,
+      refreshMs: config.usageFlushMs,
+    });
+
+    const stripeClient =
+      config.billing.provider === 'stripe'
+        ? createStripeClient(config.billing.secretKey, config.billing.apiUrl)
+        : undefined;
+    const billing = createBillingService({
+      db: db.kysely,
+      audit: auditRepo,
+      plans,
+      provider: stripeClient ? stripeProvider(stripeClient) : localProvider(),
+      ...(stripeClient && config.billing.provider === 'stripe'
+        ? { stripe: { client: stripeClient, webhookSecret: config.billing.webhookSecret } }
+        : {}),
+      forgetAccount: (accountId) => keyCache.forgetAccount(accountId),
+      bus,
+      usage: usageRepo,
+      meter,
+      publicUrl: config.publicUrl,
+    });
+
+    const webhooksRepo = createWebhooksRepo(db.kysely, db.dialect);
+    const webhooks = createWebhooksService({
+      db: db.kysely,
+      dialect: db.dialect,
+      repo: webhooksRepo,
+      audit: auditRepo,
+      plans,
+      allowLoopback: config.webhooks.allowLoopback,
+    });
+    const webhookWorker = new WebhookWorker(webhooksRepo, config.webhooks, logger);
+    webhookWorker.start();
+    closers.push(() => webhookWorker.stop());
+
+    const gdpr = createGdprService({
+      db: db.kysely,
+      audit: auditRepo,
+      async afterDeletion(accountId) {
+        keyCache.forgetAccount(accountId);
+        meter.forgetAccount(accountId);
+        quota.forgetAccount(accountId);
+        await bus?.publishAccount(accountId);
+      },
     });
 
     return {
@@ -59,7 +118,9 @@ export async function createContainer(config: Config, logger: Logger) {
       meter,
       audit,
       plans,
-      services: { accounts, apiKeys, usage: usageRepo },
+      quota,
+      webhookWorker,
+      services: { accounts, apiKeys, usage: usageRepo, billing, webhooks, gdpr },
       ready: () => isReady(db),
       /** Flushes counters and closes connections, in that order. */
       async close(): Promise<void> {

@@ -6,6 +6,8 @@
 export interface SecurityContext {
   /** A key id that belongs to a different account than the caller's. */
   foreignKeyId: string;
+  /** A webhook endpoint id of that other account, where the suite created one. */
+  foreignWebhookId?: string;
 }
 
 export interface AuthenticatedRoute {
@@ -29,4 +31,53 @@ export const AUTHENTICATED_ROUTES: AuthenticatedRoute[] = [
     foreign: (ctx) => ({ url: `/api-keys/${ctx.foreignKeyId}` }),
   },
   { method: 'GET', route: '/v1/whoami', url: () => '/v1/whoami' },
+  {
+    method: 'POST',
+    route: '/subscription/checkout',
+    url: () => '/subscription/checkout',
+    body: {
+      plan_id: 'developer',
+      success_url: 'https://example.com/ok',
+      cancel_url: 'https://example.com/no',
+    },
+  },
+  { method: 'GET', route: '/subscription/status', url: () => '/subscription/status' },
+  { method: 'GET', route: '/subscription/plans', url: () => '/subscription/plans' },
+  { method: 'GET', route: '/billing/usage/current', url: () => '/billing/usage/current' },
+  { method: 'GET', route: '/audit-log', url: () => '/audit-log' },
+  { method: 'GET', route: '/audit-log/verify', url: () => '/audit-log/verify' },
+  { method: 'GET', route: '/gdpr/export', url: () => '/gdpr/export' },
+  { method: 'DELETE', route: '/gdpr/delete-account', url: () => '/gdpr/delete-account' },
+  { method: 'GET', route: '/webhooks/event-types', url: () => '/webhooks/event-types' },
+  {
+    method: 'POST',
+    route: '/webhooks',
+    url: () => '/webhooks',
+    body: { url: 'https://hooks.example.com/arbiter' },
+  },
+  { method: 'GET', route: '/webhooks', url: () => '/webhooks' },
+  {
+    method: 'GET',
+    route: '/webhooks/:webhook_id',
+    url: () => '/webhooks/we_0',
+    foreign: (ctx) => ({ url: `/webhooks/${ctx.foreignWebhookId ?? 'we_0'}` }),
+  },
+  {
+    method: 'DELETE',
+    route: '/webhooks/:webhook_id',
+    url: () => '/webhooks/we_0',
+    foreign: (ctx) => ({ url: `/webhooks/${ctx.foreignWebhookId ?? 'we_0'}` }),
+  },
+  {
+    method: 'GET',
+    route: '/webhooks/:webhook_id/deliveries',
+    url: () => '/webhooks/we_0/deliveries',
+    foreign: (ctx) => ({ url: `/webhooks/${ctx.foreignWebhookId ?? 'we_0'}/deliveries` }),
+  },
+  {
+    method: 'POST',
+    route: '/webhooks/:webhook_id/deliveries/:delivery_id/redeliver',
+    url: () => '/webhooks/we_0/deliveries/dlv_0/redeliver',
+    foreign: (ctx) => ({ url: `/webhooks/${ctx.foreignWebhookId ?? 'we_0'}/deliveries/dlv_0/redeliver` }),
+  },
 ];

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, Errors } from '../../errors.ts';
 import type { AuditRepo } from '../audit/repo.ts';
 import type { UsageMeter } from '../usage/meter.ts';
 import { monthOf } from '../usage/periods.ts';
+import { emitEvent } from '../webhooks/outbox.ts';
 import type { KeyCache } from './key-cache.ts';
 import { generateKey, hashKey, isWellFormedKey, maskKey } from './key-format.ts';
 import { type ApiKeysRepo, createApiKeysRepo } from './repo.ts';
@@ -46,6 +47,8 @@ export function createApiKeysService(deps: {
   cache: KeyCache;
   meter: Pick<UsageMeter, 'pendingForKey'>;
   bus: RevocationBus | undefined;
+  /** Refuses a key the account's plan does not allow (runs in the creation transaction). */
+  keyLimit?: (trx: Transaction<Database>, accountId: string) => Promise<void>;
   now?: () => Date;
 }) {
   const now = deps.now ?? (() => new Date());
@@ -69,6 +72,7 @@ export function createApiKeysService(deps: {
         revoked_at: null,
       };
       await deps.db.transaction().execute(async (trx) => {
+        await deps.keyLimit?.(trx, accountId);
         await createApiKeysRepo(trx).insert(row);
         await deps.audit.appendIn(trx, [
           {
@@ -109,6 +113,7 @@ export function createApiKeysService(deps: {
           await deps.audit.appendIn(trx, [
             { accountId, actor, action: 'api_key.revoked', target: keyId, details: {}, at },
           ]);
+          await emitEvent(trx, accountId, 'api_key.revoked', { key_id: keyId, revoked_at: at }, new Date(at));
         });
       }
       deps.cache.forgetKey(keyId);

@@ -1,0 +1,43 @@
+/** Billing arithmetic on UTC calendar months. */
+
+export function monthStart(at: Date): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
+}
+
+export function nextMonthStart(at: Date): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
+}
+
+/** The same instant one month later, clamped to the end of a shorter month (Jan 31 → Feb 28). */
+export function addMonth(at: Date): Date {
+  const y = at.getUTCFullYear();
+  const m = at.getUTCMonth() + 1;
+  const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+  const d = new Date(at);
+  d.setUTCFullYear(y, m, Math.min(at.getUTCDate(), lastDay));
+  return d;
+}
+
+/** The monthly period, counted from `start`, that contains `now`. */
+export function currentMonthlyPeriod(start: Date, now: Date): { start: Date; end: Date } {
+  let from = start;
+  let to = addMonth(from);
+  for (let i = 0; to <= now && i < 1200; i++) {
+    from = to;
+    to = addMonth(from);
+  }
+  return { start: from, end: to };
+}
+
+/**
+ * What a monthly price costs for the calendar month of `now`: the whole price when the plan was
+ * active from the month's start, else the share of the month from `activeSince` to its end.
+ */
+export function proratedMonthlyCost(priceUsd: number, activeSince: Date | undefined, now: Date): number {
+  if (priceUsd === 0) return 0;
+  const start = monthStart(now);
+  const end = nextMonthStart(now);
+  const from = activeSince === undefined || activeSince < start ? start : activeSince;
+  const share = Math.max(0, end.getTime() - from.getTime()) / (end.getTime() - start.getTime());
+  return Math.round(priceUsd * share * 100) / 100;
+}

@@ -1,0 +1,134 @@
+import { maskKey } from '../api-keys/key-format.ts';
+
+/**
+ * Every table in the database, and what the account's right to its data means for it. Export
+ * and deletion are both driven by this list, and a test fails for any table in the database that
+ * is missing here: a domain that adds a table registers it, or its data would silently survive
+ * a deletion.
+ *
+ * - `account`: rows of one account, found by `column`; exported into `section` (a dotted path in
+ *   the export) and deleted. Tables are deleted in list order, so children come before parents.
+ * - `retained`: kept on deletion, with the reason (the audit log, kept for compliance).
+ * - `global`: holds no account's data.
+ */
+export type TableRule =
+  | {
+      table: string;
+      kind: 'account';
+      column: string;
+      section: string;
+      /** Columns never exported (secrets, token hashes). */
+      omit?: readonly string[];
+      /** Columns holding JSON text, exported as JSON. */
+      json?: readonly string[];
+      /** Rewrites a row for export (e.g. masks a key). */
+      view?: (row: Record<string, unknown>) => Record<string, unknown>;
+      orderBy?: string;
+    }
+  | {
+      table: string;
+      kind: 'retained';
+      column: string;
+      reason: string;
+      section?: string;
+      json?: readonly string[];
+      orderBy?: string;
+    }
+  | { table: string; kind: 'global'; reason: string };
+
+export const TABLES: readonly TableRule[] = [
+  {
+    table: 'usage_monthly',
+    kind: 'account',
+    column: 'account_id',
+    section: 'usage.monthly',
+    orderBy: 'month',
+  },
+  { table: 'usage_daily', kind: 'account', column: 'account_id', section: 'usage.daily', orderBy: 'day' },
+  {
+    table: 'webhook_attempts',
+    kind: 'account',
+    column: 'account_id',
+    section: 'webhooks.attempts',
+    orderBy: 'at',
+  },
+  {
+    table: 'webhook_deliveries',
+    kind: 'account',
+    column: 'account_id',
+    section: 'webhooks.deliveries',
+    omit: ['lease_owner', 'lease_until'],
+    orderBy: 'created_at',
+  },
+  {
+    table: 'webhook_events',
+    kind: 'account',
+    column: 'account_id',
+    section: 'webhooks.events',
+    json: ['payload'],
+    orderBy: 'created_at',
+  },
+  {
+    table: 'webhook_endpoints',
+    kind: 'account',
+    column: 'account_id',
+    section: 'webhooks.endpoints',
+    omit: ['secret'],
+    json: ['event_types'],
+    orderBy: 'created_at',
+  },
+  {
+    table: 'checkout_sessions',
+    kind: 'account',
+    column: 'account_id',
+    section: 'billing.checkout_sessions',
+    omit: ['token_hash'],
+    orderBy: 'created_at',
+  },
+  {
+    table: 'billing_events',
+    kind: 'account',
+    column: 'account_id',
+    section: 'billing.provider_events',
+    orderBy: 'received_at',
+  },
+  { table: 'subscriptions', kind: 'account', column: 'account_id', section: 'billing.subscription' },
+  {
+    table: 'api_keys',
+    kind: 'account',
+    column: 'account_id',
+    section: 'api_keys',
+    orderBy: 'created_at',
+    view: (row) => ({
+      id: row.id,
+      key: maskKey(String(row.key_last4)),
+      name: row.name,
+      created_at: row.created_at,
+      revoked_at: row.revoked_at,
+    }),
+  },
+  {
+    table: 'accounts',
+    kind: 'account',
+    column: 'id',
+    section: 'profile',
+  },
+  {
+    table: 'audit_log',
+    kind: 'retained',
+    column: 'account_id',
+    section: 'audit_log',
+    json: ['details'],
+    orderBy: 'seq',
+    reason: 'kept for compliance (spec §4); actors are key ids, which name no one once the keys are gone',
+  },
+  {
+    table: 'audit_heads',
+    kind: 'retained',
+    column: 'account_id',
+    reason: 'the head of the retained audit chain, so it stays verifiable',
+  },
+  { table: 'meta', kind: 'global', reason: 'service-wide facts' },
+  { table: 'arbiter_migrations', kind: 'global', reason: 'migration bookkeeping' },
+  { table: 'arbiter_migrations_lock', kind: 'global', reason: 'migration bookkeeping' },
+];

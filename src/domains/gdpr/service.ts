@@ -1,0 +1,109 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { Errors } from '../../errors.ts';
+import type { AuditRepo } from '../audit/repo.ts';
+import { TABLES, type TableRule } from './registry.ts';
+
+// Table names come from the registry, not from the typed schema: other domains add tables.
+type AnyDb = Kysely<Record<string, Record<string, unknown>>>;
+
+/** Sections every export has, even before a domain has stored anything there (spec §2 "Data export"). */
+const ALWAYS = ['ledger_entries', 'evaluations', 'audit_log', 'api_keys'];
+/** Sections holding one object rather than a list. */
+const SINGLE = new Set(['profile', 'billing.subscription']);
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let node = target;
+  for (const part of parts.slice(0, -1)) {
+    node[part] ??= {};
+    node = node[part] as Record<string, unknown>;
+  }
+  node[parts.at(-1)!] = value;
+}
+
+function exportRow(rule: TableRule, row: Record<string, unknown>): Record<string, unknown> {
+  if (rule.kind === 'account' && rule.view) return rule.view(row);
+  const out: Record<string, unknown> = {};
+  const omit = rule.kind === 'account' ? (rule.omit ?? []) : [];
+  const json = rule.kind === 'global' ? [] : (rule.json ?? []);
+  for (const [column, value] of Object.entries(row)) {
+    if (omit.includes(column)) continue;
+    out[column] = json.includes(column) && typeof value === 'string' ? JSON.parse(value) : value;
+  }
+  return out;
+}
+
+export function createGdprService(deps: {
+  db: Kysely<Database>;
+  audit: Pick<AuditRepo, 'appendIn' | 'append'>;
+  /** Makes every key of the account stop at once, here and on every other instance. */
+  afterDeletion: (accountId: string) => Promise<void>;
+  tables?: readonly TableRule[];
+  now?: () => Date;
+}) {
+  const tables = deps.tables ?? TABLES;
+  const now = deps.now ?? (() => new Date());
+
+  return {
+    /** Everything stored about the account (Article 20), secrets left out by the registry. */
+    async export(principal: { accountId: string; keyId: string }) {
+      const out: Record<string, unknown> = {};
+      for (const section of ALWAYS) out[section] = [];
+      await deps.db.transaction().execute(async (trx) => {
+        const t = trx as unknown as AnyDb;
+        for (const rule of tables) {
+          if (rule.kind === 'global' || rule.section === undefined) continue;
+          let q = t.selectFrom(rule.table).selectAll().where(rule.column, '=', principal.accountId);
+          if (rule.orderBy) q = q.orderBy(rule.orderBy);
+          const rows = (await q.execute()).map((row) => exportRow(rule, row));
+          setPath(out, rule.section, SINGLE.has(rule.section) ? (rows[0] ?? null) : rows);
+        }
+      });
+      await deps.audit.append([
+        {
+          accountId: principal.accountId,
+          actor: principal.keyId,
+          action: 'gdpr.exported',
+          at: now().toISOString(),
+        },
+      ]);
+      return { exported_at: now().toISOString(), ...out };
+    },
+
+    /**
+     * Erases the account (Article 17) in one transaction: every registered table's rows go, the
+     * audit log stays with a closing entry that names no one. Keys stop working everywhere at once.
+     */
+    async deleteAccount(principal: { accountId: string; keyId: string; plan: string }) {
+      if (principal.plan === 'owner') {
+        throw Errors.forbidden("The operator's own account cannot be deleted through the API");
+      }
+      const removed: Record<string, number> = {};
+      await deps.db.transaction().execute(async (trx) => {
+        const t = trx as unknown as AnyDb;
+        for (const rule of tables) {
+          if (rule.kind !== 'account') continue;
+          const result = await t
+            .deleteFrom(rule.table)
+            .where(rule.column, '=', principal.accountId)
+            .executeTakeFirst();
+          removed[rule.table] = Number(result.numDeletedRows);
+        }
+        await deps.audit.appendIn(trx, [
+          {
+            accountId: principal.accountId,
+            actor: principal.keyId,
+            action: 'account.deleted',
+            details: { rows_removed: removed },
+            at: now().toISOString(),
+          },
+        ]);
+      });
+      await deps.afterDeletion(principal.accountId);
+      return removed;
+    },
+  };
+}
+
+export type GdprService = ReturnType<typeof createGdprService>;

@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { EventType } from './event-types.ts';
+
+/** Standard Webhooks message ids: stable across retries of one event, so receivers can deduplicate. */
+export function newMessageId(): string {
+  return `msg_${randomBytes(16).toString('hex')}`;
+}
+
+export function newDeliveryId(): string {
+  return `dlv_${randomBytes(16).toString('hex')}`;
+}
+
+function subscribes(eventTypesJson: string, type: string): boolean {
+  const types = JSON.parse(eventTypesJson) as string[];
+  return types.length === 0 || types.includes(type);
+}
+
+/**
+ * Queues an event for every enabled endpoint of the account that subscribes to `type`. Call it
+ * with the transaction of the change it reports: the event is delivered exactly when that change
+ * commits, and survives any restart after that. Returns the message id, or undefined when no
+ * endpoint wants the event (then nothing is written).
+ */
+export async function emitEvent(
+  trx: Kysely<Database>,
+  accountId: string,
+  type: EventType,
+  data: Record<string, unknown>,
+  at: Date = new Date(),
+): Promise<string | undefined> {
+  const endpoints = await trx
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'event_types'])
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'enabled')
+    .execute();
+  const targets = endpoints.filter((e) => subscribes(e.event_types, type));
+  if (targets.length === 0) return undefined;
+  const id = newMessageId();
+  const timestamp = at.toISOString();
+  await trx
+    .insertInto('webhook_events')
+    .values({
+      id,
+      account_id: accountId,
+      type,
+      // The Standard Webhooks payload shape: type, timestamp, data.
+      payload: JSON.stringify({ type, timestamp, data }),
+      created_at: timestamp,
+    })
+    .execute();
+  await trx
+    .insertInto('webhook_deliveries')
+    .values(
+      targets.map((endpoint) => ({
+        id: newDeliveryId(),
+        event_id: id,
+        endpoint_id: endpoint.id,
+        account_id: accountId,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: timestamp,
+        lease_owner: null,
+        lease_until: null,
+        last_status_code: null,
+        last_error: null,
+        created_at: timestamp,
+        updated_at: timestamp,
+        completed_at: null,
+      })),
+    )
+    .execute();
+  return id;
+}

@@ -1,0 +1,238 @@
+import { type Kysely, sql } from 'kysely';
+import type { DialectName } from '../../db/database.ts';
+import type { Database, WebhookDeliveriesTable, WebhookEndpointsTable } from '../../db/schema.ts';
+
+export type EndpointRow = WebhookEndpointsTable;
+export type DeliveryRow = WebhookDeliveriesTable;
+
+export function createWebhooksRepo(db: Kysely<Database>, dialect: DialectName) {
+  return {
+    async insertEndpoint(row: EndpointRow): Promise<void> {
+      await db.insertInto('webhook_endpoints').values(row).execute();
+    },
+    listEndpoints(accountId: string): Promise<EndpointRow[]> {
+      return db
+        .selectFrom('webhook_endpoints')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+    },
+    findEndpoint(accountId: string, id: string): Promise<EndpointRow | undefined> {
+      return db
+        .selectFrom('webhook_endpoints')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+    findEndpointById(id: string): Promise<EndpointRow | undefined> {
+      return db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    async countEndpoints(accountId: string): Promise<number> {
+      const row = await db
+        .selectFrom('webhook_endpoints')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('account_id', '=', accountId)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    /** The endpoint with its deliveries and their attempts, in one transaction. */
+    async deleteEndpoint(accountId: string, id: string): Promise<void> {
+      await db
+        .deleteFrom('webhook_attempts')
+        .where('endpoint_id', '=', id)
+        .where('account_id', '=', accountId)
+        .execute();
+      await db
+        .deleteFrom('webhook_deliveries')
+        .where('endpoint_id', '=', id)
+        .where('account_id', '=', accountId)
+        .execute();
+      await db
+        .deleteFrom('webhook_endpoints')
+        .where('id', '=', id)
+        .where('account_id', '=', accountId)
+        .execute();
+    },
+    /** Deliveries of an endpoint, newest first, before the `before` cursor (created_at|id). */
+    listDeliveries(endpointId: string, options: { limit: number; before?: { at: string; id: string } }) {
+      let q = db
+        .selectFrom('webhook_deliveries')
+        .innerJoin('webhook_events', 'webhook_events.id', 'webhook_deliveries.event_id')
+        .selectAll('webhook_deliveries')
+        .select('webhook_events.type as event_type')
+        .where('webhook_deliveries.endpoint_id', '=', endpointId);
+      const before = options.before;
+      if (before) {
+        q = q.where((eb) =>
+          eb.or([
+            eb('webhook_deliveries.created_at', '<', before.at),
+            eb.and([
+              eb('webhook_deliveries.created_at', '=', before.at),
+              eb('webhook_deliveries.id', '<', before.id),
+            ]),
+          ]),
+        );
+      }
+      return q
+        .orderBy('webhook_deliveries.created_at', 'desc')
+        .orderBy('webhook_deliveries.id', 'desc')
+        .limit(options.limit)
+        .execute();
+    },
+    attemptsFor(deliveryIds: string[]) {
+      if (deliveryIds.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('webhook_attempts')
+        .selectAll()
+        .where('delivery_id', 'in', deliveryIds)
+        .orderBy('attempt')
+        .execute();
+    },
+    findDelivery(endpointId: string, id: string): Promise<DeliveryRow | undefined> {
+      return db
+        .selectFrom('webhook_deliveries')
+        .selectAll()
+        .where('endpoint_id', '=', endpointId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+    async insertDelivery(row: DeliveryRow): Promise<void> {
+      await db.insertInto('webhook_deliveries').values(row).execute();
+    },
+    findEvent(id: string) {
+      return db.selectFrom('webhook_events').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    /**
+     * Leases up to `limit` due deliveries to `owner` until `leaseUntil`: pending ones whose time
+     * has come, and ones whose previous holder's lease ran out (it crashed mid-delivery). One
+     * statement, so two workers never lease the same row: PostgreSQL skips rows another worker
+     * is leasing, SQLite runs the statement under its single write lock.
+     */
+    claimDue(owner: string, now: string, leaseUntil: string, limit: number): Promise<DeliveryRow[]> {
+      const due = db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now)]),
+            eb.and([eb('status', '=', 'delivering'), eb('lease_until', '<', now)]),
+          ]),
+        )
+        .orderBy('next_attempt_at')
+        .limit(limit)
+        .$if(dialect === 'postgres', (q) => q.forUpdate().skipLocked());
+      return db
+        .updateTable('webhook_deliveries')
+        .set({ status: 'delivering', lease_owner: owner, lease_until: leaseUntil, updated_at: now })
+        .where('id', 'in', due)
+        .returningAll()
+        .execute();
+    },
+
+    /** Records one attempt and its outcome; only the lease holder may (a stale holder changes nothing). */
+    async finishAttempt(input: {
+      delivery: DeliveryRow;
+      owner: string;
+      at: string;
+      statusCode: number | null;
+      error: string | null;
+      durationMs: number;
+      outcome: { status: 'succeeded' } | { status: 'pending'; nextAttemptAt: string } | { status: 'failed' };
+      disableAfter: number;
+    }): Promise<{ applied: boolean; endpointDisabled: boolean }> {
+      return db.transaction().execute(async (trx) => {
+        const { delivery, at, outcome } = input;
+        const updated = await trx
+          .updateTable('webhook_deliveries')
+          .set({
+            status: outcome.status,
+            attempts: sql`attempts + 1`,
+            next_attempt_at: outcome.status === 'pending' ? outcome.nextAttemptAt : delivery.next_attempt_at,
+            lease_owner: null,
+            lease_until: null,
+            last_status_code: input.statusCode,
+            last_error: input.error,
+            updated_at: at,
+            completed_at: outcome.status === 'pending' ? null : at,
+          })
+          .where('id', '=', delivery.id)
+          .where('lease_owner', '=', input.owner)
+          .where('status', '=', 'delivering')
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) === 0) return { applied: false, endpointDisabled: false };
+        await trx
+          .insertInto('webhook_attempts')
+          .values({
+            id: `att_${delivery.id.slice(4)}_${Number(delivery.attempts) + 1}`,
+            delivery_id: delivery.id,
+            endpoint_id: delivery.endpoint_id,
+            account_id: delivery.account_id,
+            attempt: Number(delivery.attempts) + 1,
+            at,
+            status_code: input.statusCode,
+            error: input.error,
+            duration_ms: Math.round(input.durationMs),
+          })
+          .execute();
+        if (outcome.status === 'succeeded') {
+          await trx
+            .updateTable('webhook_endpoints')
+            .set({ consecutive_failures: 0 })
+            .where('id', '=', delivery.endpoint_id)
+            .execute();
+          return { applied: true, endpointDisabled: false };
+        }
+        await trx
+          .updateTable('webhook_endpoints')
+          .set({ consecutive_failures: sql`consecutive_failures + 1`, updated_at: at })
+          .where('id', '=', delivery.endpoint_id)
+          .execute();
+        const disabled = await trx
+          .updateTable('webhook_endpoints')
+          .set({
+            status: 'disabled',
+            disabled_reason: `${input.disableAfter} consecutive failed deliveries; last: ${input.error ?? `HTTP ${input.statusCode}`}`,
+            updated_at: at,
+          })
+          .where('id', '=', delivery.endpoint_id)
+          .where('status', '=', 'enabled')
+          .where('consecutive_failures', '>=', input.disableAfter)
+          .executeTakeFirst();
+        const endpointDisabled = Number(disabled.numUpdatedRows) > 0;
+        if (endpointDisabled) {
+          // What was still waiting for this endpoint will not be sent; redelivery stays possible by hand.
+          await trx
+            .updateTable('webhook_deliveries')
+            .set({ status: 'failed', last_error: 'endpoint disabled', updated_at: at, completed_at: at })
+            .where('endpoint_id', '=', delivery.endpoint_id)
+            .where('status', '=', 'pending')
+            .execute();
+        }
+        return { applied: true, endpointDisabled };
+      });
+    },
+
+    /** A delivery whose endpoint went away or was disabled before its turn. */
+    async abandon(delivery: DeliveryRow, owner: string, at: string, reason: string): Promise<void> {
+      await db
+        .updateTable('webhook_deliveries')
+        .set({
+          status: 'failed',
+          lease_owner: null,
+          lease_until: null,
+          last_error: reason,
+          updated_at: at,
+          completed_at: at,
+        })
+        .where('id', '=', delivery.id)
+        .where('lease_owner', '=', owner)
+        .execute();
+    },
+  };
+}
+
+export type WebhooksRepo = ReturnType<typeof createWebhooksRepo>;

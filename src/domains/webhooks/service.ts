@@ -1,0 +1,206 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DialectName } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+import { Errors } from '../../errors.ts';
+import type { AuditRepo } from '../audit/repo.ts';
+import { findPlan, type Plan } from '../plans/catalog.ts';
+import { EVENT_TYPES, isEventType } from './event-types.ts';
+import { newDeliveryId } from './outbox.ts';
+import { createWebhooksRepo, type EndpointRow, type WebhooksRepo } from './repo.ts';
+import { endpointUrlProblem } from './url-guard.ts';
+
+const MAX_ENDPOINTS = 20;
+
+export interface EndpointView {
+  id: string;
+  url: string;
+  description: string;
+  event_types: string[];
+  status: 'enabled' | 'disabled';
+  disabled_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function view(row: EndpointRow): EndpointView {
+  return {
+    id: row.id,
+    url: row.url,
+    description: row.description,
+    event_types: JSON.parse(row.event_types) as string[],
+    status: row.status === 'enabled' ? 'enabled' : 'disabled',
+    disabled_reason: row.disabled_reason,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** `base64(created_at)|id` of the last delivery of a page: where the next page starts. */
+function encodeCursor(at: string, id: string): string {
+  return Buffer.from(`${at}|${id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { at: string; id: string } {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+  if (!at || !id) throw Errors.validation('querystring/cursor is not a cursor this API returned');
+  return { at, id };
+}
+
+export function createWebhooksService(deps: {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  repo: WebhooksRepo;
+  audit: Pick<AuditRepo, 'appendIn'>;
+  plans: readonly Plan[];
+  allowLoopback: boolean;
+  now?: () => Date;
+}) {
+  const now = deps.now ?? (() => new Date());
+
+  async function endpointOf(accountId: string, id: string): Promise<EndpointRow> {
+    const row = await deps.repo.findEndpoint(accountId, id);
+    if (!row) throw Errors.notFound('Webhook endpoint');
+    return row;
+  }
+
+  return {
+    eventTypes: () => Object.entries(EVENT_TYPES).map(([type, description]) => ({ type, description })),
+
+    /** A new endpoint; its signing secret is returned here and never again. */
+    async create(
+      principal: { accountId: string; keyId: string; plan: string },
+      input: { url: string; description?: string; event_types?: string[] },
+    ) {
+      if (!findPlan(deps.plans, principal.plan)?.features.includes('webhooks')) {
+        throw Errors.forbidden(
+          `Webhooks are not part of the ${principal.plan} plan; upgrade with POST /subscription/checkout`,
+        );
+      }
+      const problem = endpointUrlProblem(input.url, { allowLoopback: deps.allowLoopback });
+      if (problem !== undefined) throw Errors.validation(`body/url ${problem}`);
+      const types = [...new Set(input.event_types ?? [])];
+      const unknown = types.filter((t) => !isEventType(t));
+      if (unknown.length > 0) {
+        throw Errors.validation(`body/event_types has unknown types: ${unknown.join(', ')}`, {
+          known: Object.keys(EVENT_TYPES),
+        });
+      }
+      if ((await deps.repo.countEndpoints(principal.accountId)) >= MAX_ENDPOINTS) {
+        throw Errors.conflict(`An account can have at most ${MAX_ENDPOINTS} webhook endpoints`);
+      }
+      const at = now().toISOString();
+      const row: EndpointRow = {
+        id: `we_${randomBytes(12).toString('hex')}`,
+        account_id: principal.accountId,
+        url: input.url,
+        description: input.description ?? '',
+        event_types: JSON.stringify(types),
+        secret: `whsec_${randomBytes(32).toString('base64')}`,
+        status: 'enabled',
+        disabled_reason: null,
+        consecutive_failures: 0,
+        created_at: at,
+        updated_at: at,
+      };
+      await deps.db.transaction().execute(async (trx) => {
+        await createWebhooksRepo(trx, deps.dialect).insertEndpoint(row);
+        await deps.audit.appendIn(trx, [
+          {
+            accountId: principal.accountId,
+            actor: principal.keyId,
+            action: 'webhook.created',
+            target: row.id,
+            details: { event_types: types },
+            at,
+          },
+        ]);
+      });
+      return { ...view(row), secret: row.secret };
+    },
+
+    async list(accountId: string): Promise<EndpointView[]> {
+      return (await deps.repo.listEndpoints(accountId)).map(view);
+    },
+
+    async get(accountId: string, id: string): Promise<EndpointView> {
+      return view(await endpointOf(accountId, id));
+    },
+
+    async remove(principal: { accountId: string; keyId: string }, id: string): Promise<void> {
+      await endpointOf(principal.accountId, id);
+      await deps.db.transaction().execute(async (trx) => {
+        await createWebhooksRepo(trx, deps.dialect).deleteEndpoint(principal.accountId, id);
+        await deps.audit.appendIn(trx, [
+          { accountId: principal.accountId, actor: principal.keyId, action: 'webhook.deleted', target: id },
+        ]);
+      });
+    },
+
+    /** The endpoint's delivery log, newest first, each delivery with its attempts. */
+    async deliveries(accountId: string, id: string, options: { limit: number; cursor?: string }) {
+      await endpointOf(accountId, id);
+      const rows = await deps.repo.listDeliveries(id, {
+        limit: options.limit,
+        ...(options.cursor === undefined ? {} : { before: decodeCursor(options.cursor) }),
+      });
+      const attempts = await deps.repo.attemptsFor(rows.map((r) => r.id));
+      const last = rows.at(-1);
+      return {
+        deliveries: rows.map((r) => ({
+          id: r.id,
+          event_id: r.event_id,
+          event_type: r.event_type,
+          status: r.status,
+          attempts: Number(r.attempts),
+          next_attempt_at: r.status === 'pending' ? r.next_attempt_at : null,
+          last_status_code: r.last_status_code,
+          last_error: r.last_error,
+          created_at: r.created_at,
+          completed_at: r.completed_at,
+          attempt_log: attempts
+            .filter((a) => a.delivery_id === r.id)
+            .map((a) => ({
+              attempt: Number(a.attempt),
+              at: a.at,
+              status_code: a.status_code,
+              error: a.error,
+              duration_ms: Number(a.duration_ms),
+            })),
+        })),
+        next_cursor: rows.length === options.limit && last ? encodeCursor(last.created_at, last.id) : null,
+      };
+    },
+
+    /** Sends an earlier event again as a new delivery (the old one and its log stay as they were). */
+    async redeliver(principal: { accountId: string; keyId: string }, endpointId: string, deliveryId: string) {
+      const endpoint = await endpointOf(principal.accountId, endpointId);
+      const original = await deps.repo.findDelivery(endpoint.id, deliveryId);
+      if (!original) throw Errors.notFound('Delivery');
+      if (endpoint.status !== 'enabled') {
+        throw Errors.conflict('The endpoint is disabled; create it again to receive events');
+      }
+      const at = now().toISOString();
+      const id = newDeliveryId();
+      await deps.repo.insertDelivery({
+        id,
+        event_id: original.event_id,
+        endpoint_id: endpoint.id,
+        account_id: principal.accountId,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: at,
+        lease_owner: null,
+        lease_until: null,
+        last_status_code: null,
+        last_error: null,
+        created_at: at,
+        updated_at: at,
+        completed_at: null,
+      });
+      return { delivery_id: id, event_id: original.event_id };
+    },
+  };
+}
+
+export type WebhooksService = ReturnType<typeof createWebhooksService>;
