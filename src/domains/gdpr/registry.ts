@@ -94,6 +94,27 @@ export const TABLES: readonly TableRule[] = [
   },
   { table: 'subscriptions', kind: 'account', column: 'account_id', section: 'billing.subscription' },
   {
+    table: 'judgment_evaluations',
+    kind: 'account',
+    column: 'account_id',
+    section: 'evaluations',
+    json: ['gates', 'payload'],
+    orderBy: 'created_at',
+  },
+  {
+    table: 'judgment_policies',
+    kind: 'account',
+    column: 'account_id',
+    section: 'policies.versions',
+    orderBy: 'version',
+  },
+  {
+    table: 'judgment_policy_heads',
+    kind: 'account',
+    column: 'account_id',
+    section: 'policies.current',
+  },
+  {
     table: 'api_keys',
     kind: 'account',
     column: 'account_id',
