@@ -241,6 +241,8 @@ export interface Database {
   judgment_policies: JudgmentPoliciesTable;
   judgment_policy_heads: JudgmentPolicyHeadsTable;
   judgment_evaluations: JudgmentEvaluationsTable;
+  verdict_settings: VerdictSettingsTable;
+  verdict_actions: VerdictActionsTable;
 }
 
 export type Account = Selectable<AccountsTable>;
