@@ -9,6 +9,7 @@ import { apiKeysRoutes } from './domains/api-keys/routes.ts';
 import { auditRoutes } from './domains/audit/routes.ts';
 import { checkoutPageRoutes, stripeWebhookRoutes, subscriptionRoutes } from './domains/billing/routes.ts';
 import { gdprRoutes } from './domains/gdpr/routes.ts';
+import { verdictRoutes } from './domains/verdict/routes.ts';
 import { webhooksRoutes } from './domains/webhooks/routes.ts';
 import { registerAuth } from './http/auth.ts';
 import { ErrorBodySchema } from './http/common-schemas.ts';
@@ -112,6 +113,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   app.get('/openapi.json', { config: { auth: false }, schema: { hide: true } }, async () => app.swagger());
 
   await app.register(apiKeysRoutes(services.apiKeys));
+  await app.register(verdictRoutes(services.verdicts));
   await app.register(subscriptionRoutes(services.billing));
   await app.register(checkoutPageRoutes(services.billing));
   if (config.billing.provider === 'stripe') await app.register(stripeWebhookRoutes(services.billing));

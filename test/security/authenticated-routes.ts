@@ -33,6 +33,35 @@ export const AUTHENTICATED_ROUTES: AuthenticatedRoute[] = [
   { method: 'GET', route: '/v1/whoami', url: () => '/v1/whoami' },
   {
     method: 'POST',
+    route: '/v1/evaluate',
+    url: () => '/v1/evaluate',
+    body: { action: 'fs.read', payload: { path: 'README.md' } },
+  },
+  { method: 'GET', route: '/v1/actions', url: () => '/v1/actions' },
+  { method: 'GET', route: '/v1/actions/:action', url: () => '/v1/actions/db.query' },
+  {
+    method: 'PUT',
+    route: '/v1/actions/:action',
+    url: () => '/v1/actions/security.probe',
+    body: { type: 'object' },
+  },
+  { method: 'DELETE', route: '/v1/actions/:action', url: () => '/v1/actions/security.probe' },
+  { method: 'GET', route: '/v1/settings/egress', url: () => '/v1/settings/egress' },
+  {
+    method: 'PUT',
+    route: '/v1/settings/egress',
+    url: () => '/v1/settings/egress',
+    body: { mode: 'denylist' },
+  },
+  { method: 'GET', route: '/v1/settings/loop', url: () => '/v1/settings/loop' },
+  {
+    method: 'PUT',
+    route: '/v1/settings/loop',
+    url: () => '/v1/settings/loop',
+    body: { threshold: 3, window_seconds: 60 },
+  },
+  {
+    method: 'POST',
     route: '/subscription/checkout',
     url: () => '/subscription/checkout',
     body: {

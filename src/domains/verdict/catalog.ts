@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import canonicalize from 'canonicalize';
+import { RE2JS } from 're2js';
 import type { Finding } from './codes.ts';
 
 /** The built-in actions of DESIGN "Built-in actions for POST /v1/evaluate". */
@@ -134,9 +135,29 @@ export function isBuiltInAction(action: string): action is BuiltInAction {
   return builtInValidators.has(action);
 }
 
+/**
+ * Account patterns run on RE2's linear-time engine: with V8's backtracking one, an account's
+ * `pattern` such as `a*b` takes seconds on a 100 kB string and would stall every account on the
+ * instance. RE2 refuses what it cannot match in linear time (lookaround, backreferences), which
+ * surfaces as a 400 when the schema is registered.
+ */
+const linearRegExp = Object.assign(
+  (pattern: string) => {
+    const re = RE2JS.compile(pattern);
+    // ajv keys compiled patterns by their string form: it must name the pattern.
+    return { test: (text: string) => re.matcher(text).find(), toString: () => `/${pattern}/` };
+  },
+  { code: 'linearRegExp' },
+);
+
 // Account schemas get their own instance: `addUsedSchema: false` keeps two accounts' `$id`s
 // from colliding, and strict mode rejects keywords ajv would otherwise silently ignore.
-const customAjv = new Ajv({ allErrors: false, strict: true, addUsedSchema: false });
+const customAjv = new Ajv({
+  allErrors: false,
+  strict: true,
+  addUsedSchema: false,
+  code: { regExp: linearRegExp },
+});
 const customCache = new Map<string, ValidateFunction>();
 const CUSTOM_CACHE_LIMIT = 10_000;
 

@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import { domainToASCII } from 'node:url';
+import type { ValidateFunction } from 'ajv';
+import canonicalize from 'canonicalize';
+import ipaddr from 'ipaddr.js';
+import { getPublicSuffix } from 'tldts';
+import { DEFAULT_EGRESS_SETTINGS, type EgressSettings } from './analyzers/egress.ts';
+
+/**
+ * Names the rules the engine applies. It is part of every verdict hash, so bump it whenever an
+ * analyzer changes what it decides: the same input then hashes differently under the new rules.
+ */
+export const ENGINE_POLICY_VERSION = 'arbiter-verdict/2026-11-22';
+
+export interface LoopSettings {
+  /** Identical failing calls allowed within the window; the next ones are RATE_LIMIT_EXCEEDED. */
+  threshold: number;
+  window_seconds: number;
+}
+
+export const DEFAULT_LOOP_SETTINGS: LoopSettings = Object.freeze({ threshold: 3, window_seconds: 60 });
+export const LOOP_LIMITS = { threshold: { min: 1, max: 1000 }, window_seconds: { min: 1, max: 86_400 } };
+
+export interface CustomAction {
+  name: string;
+  schema: Record<string, unknown>;
+  validate: ValidateFunction;
+  /** Short digest of the schema, part of the policy version of this action's verdicts. */
+  digest: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Everything that decides an account's verdicts besides the input, read together and cached. */
+export interface AccountPolicy {
+  egress: EgressSettings;
+  loop: LoopSettings;
+  actions: ReadonlyMap<string, CustomAction>;
+  /** `ENGINE_POLICY_VERSION` and a digest of the egress settings: the policy version of built-ins. */
+  version: string;
+}
+
+export function digestOf(value: unknown): string {
+  return createHash('sha256')
+    .update(canonicalize(value) ?? 'null')
+    .digest('hex')
+    .slice(0, 16);
+}
+
+export function policyVersion(egress: EgressSettings): string {
+  return `${ENGINE_POLICY_VERSION};egress=${digestOf(egress)}`;
+}
+
+export const DEFAULT_POLICY_VERSION = policyVersion(DEFAULT_EGRESS_SETTINGS);
+
+// ------------------------------------------------------------------------- egress domains
+
+export const MAX_DOMAINS = 1000;
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+export type DomainCheck = { ok: true; domain: string } | { ok: false; reason: string };
+
+/**
+ * A domain as the egress analyzer matches it: lower-case, punycode, no wildcard prefix or
+ * trailing dot. Sub-domains are covered by their parent, so `*.example.com` means `example.com`.
+ */
+export function normalizeDomain(input: string, list: 'trusted' | 'blocked'): DomainCheck {
+  const raw = input
+    .trim()
+    .toLowerCase()
+    .replace(/^\*\./, '')
+    .replace(/^\.|\.$/g, '');
+  if (raw === '') return { ok: false, reason: 'is empty' };
+  if (/[\s/:@?#]/.test(raw)) return { ok: false, reason: 'must be a domain name, not a URL or address' };
+  if (ipaddr.isValid(raw.replace(/^\[|\]$/g, ''))) {
+    return { ok: false, reason: 'is an IP address; egress to raw IP addresses is always refused' };
+  }
+  const ascii = domainToASCII(raw);
+  if (ascii === '' || ascii.length > 253) return { ok: false, reason: 'is not a valid domain name' };
+  const labels = ascii.split('.');
+  if (labels.length < 2) return { ok: false, reason: 'needs at least two labels (e.g. example.com)' };
+  if (!labels.every((label) => LABEL.test(label))) return { ok: false, reason: 'is not a valid domain name' };
+  if (list === 'trusted' && getPublicSuffix(ascii, { allowPrivateDomains: true }) === ascii) {
+    return { ok: false, reason: 'is a public suffix; trusting it would trust every site under it' };
+  }
+  return { ok: true, domain: ascii };
+}
+
+// ------------------------------------------------------------------------- custom actions
+
+export const ACTION_NAME_PATTERN = '^[A-Za-z][A-Za-z0-9_.:-]{0,99}$';
+export const MAX_SCHEMA_BYTES = 32 * 1024;
+export const MAX_CUSTOM_ACTIONS = 500;
+const MAX_SCHEMA_DEPTH = 32;
+const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null']);
+/** Items compared pairwise by `uniqueItems` when they are not scalars: O(n²) in the array length. */
+const MAX_UNIQUE_OBJECT_ITEMS = 100;
+
+function scalarItems(items: unknown): boolean {
+  if (typeof items !== 'object' || items === null) return false;
+  const type = (items as { type?: unknown }).type;
+  const types = Array.isArray(type) ? type : [type];
+  return types.length > 0 && types.every((t) => typeof t === 'string' && SCALAR_TYPES.has(t));
+}
+
+/**
+ * Refuses account schemas that would make validation slow or unsound on the hot path, before
+ * ajv sees them. Patterns need no check here: they run on a linear-time engine (catalog.ts).
+ * Returns why the schema is refused, or undefined.
+ */
+export function guardActionSchema(schema: unknown): string | undefined {
+  const text = canonicalize(schema);
+  if (text === undefined) return 'schema is not serialisable as JSON';
+  if (Buffer.byteLength(text) > MAX_SCHEMA_BYTES) {
+    return `schema is larger than ${MAX_SCHEMA_BYTES} bytes`;
+  }
+  const visit = (node: unknown, depth: number, path: string): string | undefined => {
+    if (typeof node !== 'object' || node === null) return undefined;
+    if (depth > MAX_SCHEMA_DEPTH) return `schema nests deeper than ${MAX_SCHEMA_DEPTH} levels at ${path}`;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const why = visit(node[i], depth + 1, `${path}/${i}`);
+        if (why) return why;
+      }
+      return undefined;
+    }
+    const obj = node as Record<string, unknown>;
+    // An async schema validates to a promise, which a synchronous caller would read as "valid".
+    if ('$async' in obj) return `${path}: $async schemas are not supported`;
+    if (obj['uniqueItems'] === true && !scalarItems(obj['items'])) {
+      const max = obj['maxItems'];
+      if (typeof max !== 'number' || max > MAX_UNIQUE_OBJECT_ITEMS) {
+        return `${path}: uniqueItems on non-scalar items needs maxItems ≤ ${MAX_UNIQUE_OBJECT_ITEMS} (or items with a scalar type)`;
+      }
+    }
+    for (const [key, value] of Object.entries(obj)) {
+      const why = visit(value, depth + 1, `${path}/${key}`);
+      if (why) return why;
+    }
+    return undefined;
+  };
+  return visit(schema, 0, '#');
+}

@@ -1,0 +1,85 @@
+import type { Kysely } from 'kysely';
+import type { Database, VerdictActionsTable, VerdictSettingsTable } from '../../db/schema.ts';
+
+export type VerdictSettingsRow = VerdictSettingsTable;
+export type CustomActionRow = VerdictActionsTable;
+
+/** The only place that reads and writes verdict settings and custom actions. */
+export function createVerdictRepo(db: Kysely<Database>) {
+  return {
+    async findSettings(accountId: string): Promise<VerdictSettingsRow | undefined> {
+      const row = await db
+        .selectFrom('verdict_settings')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
+      return (
+        row && {
+          ...row,
+          loop_threshold: Number(row.loop_threshold),
+          loop_window_ms: Number(row.loop_window_ms),
+        }
+      );
+    },
+
+    /** Inserts `row`, or on an existing row updates only the `changes` columns (so concurrent writers of other settings keep theirs). */
+    async upsertSettings(
+      row: VerdictSettingsRow,
+      changes: Partial<Omit<VerdictSettingsRow, 'account_id'>>,
+    ): Promise<void> {
+      await db
+        .insertInto('verdict_settings')
+        .values(row)
+        .onConflict((oc) => oc.column('account_id').doUpdateSet(changes))
+        .execute();
+    },
+
+    listActions(accountId: string): Promise<CustomActionRow[]> {
+      return db
+        .selectFrom('verdict_actions')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .orderBy('name')
+        .execute();
+    },
+
+    findAction(accountId: string, name: string): Promise<CustomActionRow | undefined> {
+      return db
+        .selectFrom('verdict_actions')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('name', '=', name)
+        .executeTakeFirst();
+    },
+
+    async countActions(accountId: string): Promise<number> {
+      const row = await db
+        .selectFrom('verdict_actions')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('account_id', '=', accountId)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    async saveAction(row: CustomActionRow): Promise<void> {
+      await db
+        .insertInto('verdict_actions')
+        .values(row)
+        .onConflict((oc) =>
+          oc.columns(['account_id', 'name']).doUpdateSet({ schema: row.schema, updated_at: row.updated_at }),
+        )
+        .execute();
+    },
+
+    async deleteAction(accountId: string, name: string): Promise<boolean> {
+      const result = await db
+        .deleteFrom('verdict_actions')
+        .where('account_id', '=', accountId)
+        .where('name', '=', name)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+  };
+}
+
+export type VerdictRepo = ReturnType<typeof createVerdictRepo>;

@@ -1,0 +1,98 @@
+import { Type } from 'typebox';
+import { BUILT_IN_ACTIONS } from './catalog.ts';
+import { ACTION_NAME_PATTERN, LOOP_LIMITS, MAX_DOMAINS } from './policy.ts';
+
+const StateHash = Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: 'SHA-256 hex of a ledger state' });
+
+/**
+ * What `POST /v1/evaluate` expects. Documentation only: the route reads any JSON body itself,
+ * because a body that misses this shape is answered with a SCHEMA_MISMATCH verdict, not a 400.
+ */
+export const EvaluateBody = Type.Object(
+  {
+    action: Type.String({
+      description: `A built-in action (${BUILT_IN_ACTIONS.join(', ')}) or one of the account's`,
+    }),
+    payload: Type.Record(Type.String(), Type.Unknown(), { description: "The action's parameters" }),
+    expected_state_hash: Type.Optional(StateHash),
+  },
+  { additionalProperties: false },
+);
+
+export const VerdictSchema = Type.Object(
+  {
+    is_safe: Type.Boolean(),
+    latency_ms: Type.Number({ description: 'Time spent judging, in milliseconds' }),
+    hash: Type.String({ description: 'SHA-256 of canonical {action, payload, code, policy_version}' }),
+    state_hash: Type.String({ description: 'The ledger state hash the verdict was made against' }),
+    error: Type.Optional(
+      Type.Object({
+        code: Type.Union([
+          Type.Literal('SCHEMA_MISMATCH'),
+          Type.Literal('POLICY_VIOLATION'),
+          Type.Literal('DEST_MUTATION'),
+          Type.Literal('RATE_LIMIT_EXCEEDED'),
+          Type.Literal('EXFILTRATION_BLOCKED'),
+          Type.Literal('FILESYSTEM_DENIED'),
+          Type.Literal('CONFLICT_DETECTED'),
+          Type.Literal('STATE_DRIFT'),
+        ]),
+        message: Type.String(),
+      }),
+    ),
+  },
+  { description: 'A verdict: the body of every answer of POST /v1/evaluate but transport errors' },
+);
+
+export const ActionParams = Type.Object({
+  action: Type.String({ pattern: ACTION_NAME_PATTERN, description: 'Action name' }),
+});
+
+/** A JSON Schema for an action payload; checked by the service, which says why one is refused. */
+export const ActionSchemaBody = Type.Record(Type.String(), Type.Unknown(), {
+  description: 'A JSON Schema (draft-07) describing the payload object',
+});
+
+export const ActionSchema = Type.Object({
+  name: Type.String(),
+  builtin: Type.Boolean(),
+  schema: Type.Record(Type.String(), Type.Unknown()),
+  created_at: Type.Optional(Type.String({ format: 'date-time' })),
+  updated_at: Type.Optional(Type.String({ format: 'date-time' })),
+});
+
+export const ActionListSchema = Type.Object({ actions: Type.Array(ActionSchema) });
+
+const DomainList = Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: MAX_DOMAINS });
+
+export const EgressBody = Type.Object(
+  {
+    mode: Type.Union([Type.Literal('denylist'), Type.Literal('allowlist')]),
+    trusted_domains: Type.Optional(DomainList),
+    blocked_domains: Type.Optional(DomainList),
+  },
+  { additionalProperties: false },
+);
+
+export const EgressSchema = Type.Object({
+  mode: Type.Union([Type.Literal('denylist'), Type.Literal('allowlist')]),
+  trusted_domains: Type.Array(Type.String()),
+  blocked_domains: Type.Array(Type.String()),
+});
+
+export const LoopBody = Type.Object(
+  {
+    threshold: Type.Integer({
+      minimum: LOOP_LIMITS.threshold.min,
+      maximum: LOOP_LIMITS.threshold.max,
+      description: 'Identical failing calls allowed within the window',
+    }),
+    window_seconds: Type.Integer({
+      minimum: LOOP_LIMITS.window_seconds.min,
+      maximum: LOOP_LIMITS.window_seconds.max,
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const LoopSchema = Type.Object({ threshold: Type.Integer(), window_seconds: Type.Integer() });

@@ -1,0 +1,492 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Database } from '../../db/schema.ts';
+import { Errors } from '../../errors.ts';
+import type { AuditEvent, AuditRepo } from '../audit/repo.ts';
+import { DEFAULT_EGRESS_SETTINGS, type EgressSettings } from './analyzers/egress.ts';
+import { BUILT_IN_ACTIONS, BUILT_IN_SCHEMAS, compileActionSchema, isBuiltInAction } from './catalog.ts';
+import { type Finding, topFinding, type VerdictCode } from './codes.ts';
+import { evaluateAction, verdictHash } from './engine.ts';
+import { type LoopStore, loopFingerprint } from './loop-detector.ts';
+import {
+  type AccountPolicy,
+  type CustomAction,
+  DEFAULT_LOOP_SETTINGS,
+  DEFAULT_POLICY_VERSION,
+  digestOf,
+  guardActionSchema,
+  type LoopSettings,
+  MAX_CUSTOM_ACTIONS,
+  MAX_DOMAINS,
+  normalizeDomain,
+  policyVersion,
+} from './policy.ts';
+import { PolicyCache } from './policy-cache.ts';
+import {
+  type CustomActionRow,
+  createVerdictRepo,
+  type VerdictRepo,
+  type VerdictSettingsRow,
+} from './repo.ts';
+
+/** The claim ledger's current state hash per account (DESIGN "State hash"). */
+export interface LedgerStatePort {
+  currentStateHash(accountId: string): Promise<string>;
+}
+
+/** Sentences of what an agent says or mails that contradict the account's verified facts. */
+export interface LedgerTextPort {
+  checkText(accountId: string, text: string): Finding[] | Promise<Finding[]>;
+}
+
+/** The verdict object of spec §2; the body of every `POST /v1/evaluate` answer. */
+export interface VerdictBody {
+  is_safe: boolean;
+  latency_ms: number;
+  hash: string;
+  state_hash: string;
+  error?: { code: VerdictCode; message: string };
+}
+
+export interface VerdictResult {
+  status: 200 | 409 | 412;
+  verdict: VerdictBody;
+}
+
+export interface ActionView {
+  name: string;
+  builtin: boolean;
+  schema: Record<string, unknown>;
+  created_at?: string;
+  updated_at?: string;
+}
+
+interface Caller {
+  accountId: string;
+  keyId: string;
+}
+
+const STATE_HASH = /^[0-9a-f]{64}$/;
+const ENVELOPE_FIELDS = new Set(['action', 'payload', 'expected_state_hash']);
+
+type Envelope =
+  | { ok: true; action: string; payload: Record<string, unknown>; expected: string[] | undefined }
+  | { ok: false; action: string; payload: unknown; message: string };
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `If-Match` values are entity tags (`"abc"`, `W/"abc"`, lists, `*`); `*` asks for no check. */
+function parseIfMatch(header: string | string[] | undefined): string[] | 'any' | 'invalid' | undefined {
+  if (header === undefined) return undefined;
+  const tags = (Array.isArray(header) ? header.join(',') : header)
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
+  if (tags.length === 0) return undefined;
+  if (tags.includes('*')) return 'any';
+  const hashes = tags.map((t) =>
+    t
+      .replace(/^W\//, '')
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase(),
+  );
+  return hashes.every((h) => STATE_HASH.test(h)) ? hashes : 'invalid';
+}
+
+/**
+ * The request as the verdict engine needs it. A JSON body that is not `{action, payload}` is not
+ * an HTTP error but a verdict: SCHEMA_MISMATCH, like any other payload that misses its schema.
+ */
+function readEnvelope(body: unknown, ifMatch: string | string[] | undefined): Envelope {
+  const action = isPlainObject(body) && typeof body['action'] === 'string' ? body['action'] : '';
+  const mismatch = (message: string): Envelope => ({ ok: false, action, payload: body ?? null, message });
+  if (!isPlainObject(body)) return mismatch('the request body must be a JSON object {action, payload}');
+  for (const key of Object.keys(body)) {
+    if (!ENVELOPE_FIELDS.has(key)) return mismatch(`unknown top-level field "${key.slice(0, 40)}"`);
+  }
+  if (typeof body['action'] !== 'string') return mismatch('action must be a string');
+  const payload = body['payload'];
+  if (!isPlainObject(payload)) return mismatch('payload must be a JSON object');
+  const fromBody = body['expected_state_hash'];
+  let expected: string[] | undefined;
+  if (fromBody !== undefined) {
+    if (typeof fromBody !== 'string' || !STATE_HASH.test(fromBody.toLowerCase())) {
+      return mismatch('expected_state_hash must be a SHA-256 hash (64 hex characters)');
+    }
+    expected = [fromBody.toLowerCase()];
+  }
+  const header = parseIfMatch(ifMatch);
+  if (header === 'invalid') return mismatch('If-Match must hold a state hash (64 hex characters) or *');
+  if (Array.isArray(header)) {
+    if (expected !== undefined && !header.includes(expected[0]!)) {
+      return mismatch('expected_state_hash and If-Match name different state hashes');
+    }
+    expected ??= header;
+  }
+  return { ok: true, action: body['action'], payload, expected };
+}
+
+function messageOf(finding: Finding): string {
+  return finding.location ? `${finding.message} (${finding.location})` : finding.message;
+}
+
+function statusOf(code: VerdictCode | undefined): 200 | 409 | 412 {
+  if (code === 'CONFLICT_DETECTED') return 409;
+  if (code === 'STATE_DRIFT') return 412;
+  return 200;
+}
+
+function parseList(json: string): string[] {
+  const value = JSON.parse(json) as unknown;
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+export interface VerdictServiceDeps {
+  db: Kysely<Database>;
+  repo: VerdictRepo;
+  audit: Pick<AuditRepo, 'appendIn'>;
+  /** Buffered audit log for the hot path (`AuditLog.record`). */
+  recordAudit: (event: AuditEvent) => void;
+  ledgerState: LedgerStatePort;
+  ledgerText: LedgerTextPort;
+  loops: LoopStore;
+  log: Pick<Logger, 'warn' | 'error'>;
+  /** How long a cached account policy may be served (≤ 1000 ms). */
+  policyMaxAgeMs?: number;
+  now?: () => Date;
+}
+
+export function createVerdictService(deps: VerdictServiceDeps) {
+  const now = deps.now ?? (() => new Date());
+
+  async function loadPolicy(accountId: string): Promise<AccountPolicy> {
+    const [settings, rows] = await Promise.all([
+      deps.repo.findSettings(accountId),
+      deps.repo.listActions(accountId),
+    ]);
+    const egress: EgressSettings = settings
+      ? {
+          mode: settings.egress_mode === 'allowlist' ? 'allowlist' : 'denylist',
+          trusted_domains: parseList(settings.trusted_domains),
+          blocked_domains: parseList(settings.blocked_domains),
+        }
+      : DEFAULT_EGRESS_SETTINGS;
+    const loop: LoopSettings = settings
+      ? { threshold: settings.loop_threshold, window_seconds: Math.round(settings.loop_window_ms / 1000) }
+      : DEFAULT_LOOP_SETTINGS;
+    const actions = new Map<string, CustomAction>();
+    for (const row of rows) {
+      const action = toCustomAction(row);
+      if (action) actions.set(row.name, action);
+      else
+        deps.log.warn(
+          { account: accountId, action: row.name },
+          'stored custom action schema no longer compiles',
+        );
+    }
+    return {
+      egress,
+      loop,
+      actions,
+      version: settings ? policyVersion(egress) : DEFAULT_POLICY_VERSION,
+    };
+  }
+
+  const policies = new PolicyCache(loadPolicy, deps.policyMaxAgeMs ?? 1000, undefined, undefined, (err) =>
+    deps.log.warn({ err }, 'background reload of an account policy failed'),
+  );
+
+  function toCustomAction(row: CustomActionRow): CustomAction | undefined {
+    const schema = JSON.parse(row.schema) as Record<string, unknown>;
+    const compiled = compileActionSchema(schema);
+    if (!compiled.ok) return undefined;
+    return {
+      name: row.name,
+      schema,
+      validate: compiled.validate,
+      digest: digestOf(schema),
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  }
+
+  async function judge(
+    caller: Caller,
+    policy: AccountPolicy,
+    envelope: Envelope,
+    stateHash: string,
+  ): Promise<Finding[]> {
+    if (!envelope.ok) return [{ code: 'SCHEMA_MISMATCH', message: envelope.message, location: 'request' }];
+    const texts: string[] = [];
+    const verdict = evaluateAction(
+      { action: envelope.action, payload: envelope.payload },
+      {
+        egress: policy.egress,
+        customActions: (name) => policy.actions.get(name)?.validate,
+        // The engine decides which text to check; the ledger may answer asynchronously.
+        textChecker: (text) => {
+          texts.push(text);
+          return [];
+        },
+      },
+    );
+    const findings = verdict.findings;
+    for (const text of texts) {
+      const found = deps.ledgerText.checkText(caller.accountId, text);
+      findings.push(...(Array.isArray(found) ? found : await found));
+    }
+    if (envelope.expected !== undefined && !envelope.expected.includes(stateHash)) {
+      findings.push({
+        code: 'STATE_DRIFT',
+        message: 'the ledger state changed since expected_state_hash was read; re-read it and evaluate again',
+        location: 'expected_state_hash',
+      });
+    }
+    return findings;
+  }
+
+  return {
+    /** Judges one proposed action for the calling account. Never throws for any JSON body. */
+    async evaluate(
+      caller: Caller,
+      body: unknown,
+      ifMatch: string | string[] | undefined,
+    ): Promise<VerdictResult> {
+      const started = performance.now();
+      const envelope = readEnvelope(body, ifMatch);
+      const cached = policies.get(caller.accountId);
+      const policy = cached instanceof Promise ? await cached : cached;
+      const stateHash = await deps.ledgerState.currentStateHash(caller.accountId);
+      const findings = await judge(caller, policy, envelope, stateHash);
+      let finding = topFinding(findings);
+      const custom = envelope.ok ? policy.actions.get(envelope.action) : undefined;
+      const version =
+        custom && !isBuiltInAction(envelope.action)
+          ? `${policy.version};action=${custom.digest}`
+          : policy.version;
+
+      if (finding !== undefined) {
+        // The engine is deterministic, so only a failing call can be part of a loop of failures.
+        const count = await deps.loops.hit(
+          loopFingerprint(caller.accountId, envelope.action, envelope.payload),
+          policy.loop.window_seconds * 1000,
+        );
+        if (count > policy.loop.threshold) {
+          finding = {
+            code: 'RATE_LIMIT_EXCEEDED',
+            message: `the same failing call was repeated ${count} times within ${policy.loop.window_seconds} s (last refusal: ${finding.code}); change the call or wait ${policy.loop.window_seconds} s`,
+          };
+        }
+      }
+
+      const code = finding?.code ?? null;
+      const hash = verdictHash(envelope.action, envelope.payload, code, version);
+      const verdict: VerdictBody = {
+        is_safe: finding === undefined,
+        latency_ms: 0,
+        hash,
+        state_hash: stateHash,
+      };
+      if (finding !== undefined) verdict.error = { code: finding.code, message: messageOf(finding) };
+      deps.recordAudit({
+        accountId: caller.accountId,
+        actor: caller.keyId,
+        action: finding === undefined ? 'verdict.evaluated' : 'verdict.rejected',
+        target: hash,
+        // Never the payload: it may hold the very secrets the verdict refused to let out.
+        details: { action: envelope.action.slice(0, 100), code },
+      });
+      verdict.latency_ms = Math.round((performance.now() - started) * 1000) / 1000;
+      return { status: statusOf(finding?.code), verdict };
+    },
+
+    // ------------------------------------------------------------------ settings
+
+    async getEgress(accountId: string): Promise<EgressSettings> {
+      return (await policies.get(accountId)).egress;
+    },
+
+    async putEgress(
+      caller: Caller,
+      input: { mode: 'denylist' | 'allowlist'; trusted_domains?: string[]; blocked_domains?: string[] },
+    ): Promise<EgressSettings> {
+      const clean = (list: string[] | undefined, field: 'trusted_domains' | 'blocked_domains') => {
+        const out = new Set<string>();
+        for (const [index, value] of (list ?? []).entries()) {
+          const checked = normalizeDomain(value, field === 'trusted_domains' ? 'trusted' : 'blocked');
+          if (!checked.ok) {
+            throw Errors.validation(`${field}[${index}] "${value.slice(0, 100)}" ${checked.reason}`, {
+              field,
+              index,
+            });
+          }
+          out.add(checked.domain);
+        }
+        if (out.size > MAX_DOMAINS)
+          throw Errors.validation(`${field} holds more than ${MAX_DOMAINS} domains`);
+        return [...out].sort();
+      };
+      const egress: EgressSettings = {
+        mode: input.mode,
+        trusted_domains: clean(input.trusted_domains, 'trusted_domains'),
+        blocked_domains: clean(input.blocked_domains, 'blocked_domains'),
+      };
+      await saveSettings(
+        caller,
+        'settings.egress.updated',
+        {
+          egress_mode: egress.mode,
+          trusted_domains: JSON.stringify(egress.trusted_domains),
+          blocked_domains: JSON.stringify(egress.blocked_domains),
+        },
+        { mode: egress.mode, trusted: egress.trusted_domains.length, blocked: egress.blocked_domains.length },
+      );
+      return egress;
+    },
+
+    async getLoop(accountId: string): Promise<LoopSettings> {
+      return (await policies.get(accountId)).loop;
+    },
+
+    async putLoop(caller: Caller, loop: LoopSettings): Promise<LoopSettings> {
+      await saveSettings(
+        caller,
+        'settings.loop.updated',
+        { loop_threshold: loop.threshold, loop_window_ms: loop.window_seconds * 1000 },
+        { ...loop },
+      );
+      return { threshold: loop.threshold, window_seconds: loop.window_seconds };
+    },
+
+    // ------------------------------------------------------------------ custom actions
+
+    async listActions(accountId: string): Promise<ActionView[]> {
+      const builtIns: ActionView[] = BUILT_IN_ACTIONS.map((name) => ({
+        name,
+        builtin: true,
+        schema: BUILT_IN_SCHEMAS[name] as Record<string, unknown>,
+      }));
+      const custom = (await deps.repo.listActions(accountId)).map(rowView);
+      return [...builtIns, ...custom];
+    },
+
+    async getAction(accountId: string, name: string): Promise<ActionView> {
+      if (isBuiltInAction(name)) {
+        return { name, builtin: true, schema: BUILT_IN_SCHEMAS[name] as Record<string, unknown> };
+      }
+      const row = await deps.repo.findAction(accountId, name);
+      if (!row) throw Errors.notFound(`Action ${name}`);
+      return rowView(row);
+    },
+
+    /** Registers or replaces a custom action; `created` tells which. */
+    async putAction(
+      caller: Caller,
+      name: string,
+      schema: Record<string, unknown>,
+    ): Promise<{ action: ActionView; created: boolean }> {
+      refuseBuiltIn(name);
+      const why = guardActionSchema(schema);
+      if (why) throw Errors.validation(`The action schema is refused: ${why}`);
+      const compiled = compileActionSchema(schema);
+      if (!compiled.ok) throw Errors.validation(`The action schema is refused: ${compiled.error}`);
+      const at = now().toISOString();
+      const created = await deps.db.transaction().execute(async (trx) => {
+        const repo = createVerdictRepo(trx);
+        const existing = await repo.findAction(caller.accountId, name);
+        if (!existing && (await repo.countActions(caller.accountId)) >= MAX_CUSTOM_ACTIONS) {
+          throw Errors.conflict(`An account can register at most ${MAX_CUSTOM_ACTIONS} custom actions`);
+        }
+        await repo.saveAction({
+          account_id: caller.accountId,
+          name,
+          schema: JSON.stringify(schema),
+          created_at: existing?.created_at ?? at,
+          updated_at: at,
+        });
+        await deps.audit.appendIn(trx, [
+          {
+            accountId: caller.accountId,
+            actor: caller.keyId,
+            action: existing ? 'verdict_action.updated' : 'verdict_action.created',
+            target: name,
+            details: { schema_digest: digestOf(schema) },
+            at,
+          },
+        ]);
+        return existing === undefined;
+      });
+      policies.invalidate(caller.accountId);
+      const row = await deps.repo.findAction(caller.accountId, name);
+      return { action: rowView(row!), created };
+    },
+
+    async deleteAction(caller: Caller, name: string): Promise<void> {
+      refuseBuiltIn(name);
+      const at = now().toISOString();
+      await deps.db.transaction().execute(async (trx) => {
+        if (!(await createVerdictRepo(trx).deleteAction(caller.accountId, name))) {
+          throw Errors.notFound(`Action ${name}`);
+        }
+        await deps.audit.appendIn(trx, [
+          {
+            accountId: caller.accountId,
+            actor: caller.keyId,
+            action: 'verdict_action.deleted',
+            target: name,
+            at,
+          },
+        ]);
+      });
+      policies.invalidate(caller.accountId);
+    },
+  };
+
+  async function saveSettings(
+    caller: Caller,
+    auditAction: string,
+    changes: Partial<Omit<VerdictSettingsRow, 'account_id' | 'updated_at'>>,
+    details: Record<string, unknown>,
+  ): Promise<void> {
+    const at = now().toISOString();
+    const defaults: VerdictSettingsRow = {
+      account_id: caller.accountId,
+      egress_mode: DEFAULT_EGRESS_SETTINGS.mode,
+      trusted_domains: '[]',
+      blocked_domains: '[]',
+      loop_threshold: DEFAULT_LOOP_SETTINGS.threshold,
+      loop_window_ms: DEFAULT_LOOP_SETTINGS.window_seconds * 1000,
+      updated_at: at,
+    };
+    await deps.db.transaction().execute(async (trx) => {
+      await createVerdictRepo(trx).upsertSettings(
+        { ...defaults, ...changes },
+        { ...changes, updated_at: at },
+      );
+      await deps.audit.appendIn(trx, [
+        { accountId: caller.accountId, actor: caller.keyId, action: auditAction, details, at },
+      ]);
+    });
+    policies.invalidate(caller.accountId);
+  }
+}
+
+function refuseBuiltIn(name: string): void {
+  if (isBuiltInAction(name)) {
+    throw Errors.conflict(`${name} is a built-in action; it cannot be replaced or removed`);
+  }
+}
+
+function rowView(row: CustomActionRow): ActionView {
+  return {
+    name: row.name,
+    builtin: false,
+    schema: JSON.parse(row.schema) as Record<string, unknown>,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export type VerdictService = ReturnType<typeof createVerdictService>;
