@@ -20,6 +20,14 @@ import { createUsageRepo } from './domains/usage/repo.ts';
 import { emptyLedgerState, emptyLedgerText } from './domains/verdict/empty-ledger.ts';
 import { createRedisLoopStore, type LoopStore, MemoryLoopStore } from './domains/verdict/loop-detector.ts';
 import { createVerdictRepo } from './domains/verdict/repo.ts';
+import {
+  createVerdictService,
+  type LedgerStatePort,
+  type LedgerTextPort,
+} from './domains/verdict/service.ts';
+import { emptyLedgerState, emptyLedgerText } from './domains/verdict/empty-ledger.ts';
+import { createRedisLoopStore, type LoopStore, MemoryLoopStore } from './domains/verdict/loop-detector.ts';
+import { createVerdictRepo } from './domains/verdict/repo.ts';
 import { createVerdictService, type LedgerStatePort, type LedgerTextPort } from './domains/verdict/service.ts';
 import { createWebhooksRepo } from './domains/webhooks/repo.ts';
 import { createWebhooksService } from './domains/webhooks/service.ts';
@@ -63,6 +71,25 @@ export async function createContainer(config: Config, logger: Logger) {
       repo: createAccountsRepo(db.kysely),
       apiKeys,
       knownPlans: () => plans.map((p) => p.id),
+    });
+
+    // The claim ledger replaces these two ports when it lands: the account's ledger state hash
+    // (STATE_DRIFT) and contradictions of verified facts (CONFLICT_DETECTED).
+    const ledgerState: LedgerStatePort = emptyLedgerState;
+    const ledgerText: LedgerTextPort = emptyLedgerText;
+    const loops: LoopStore = config.redisUrl
+      ? await createRedisLoopStore(config.redisUrl, logger)
+      : new MemoryLoopStore();
+    closers.push(() => loops.close());
+    const verdicts = createVerdictService({
+      db: db.kysely,
+      repo: createVerdictRepo(db.kysely),
+      audit: auditRepo,
+      recordAudit: (event) => audit.record(event),
+      ledgerState,
+      ledgerText,
+      loops,
+      log: logger,
     });
 
     // The claim ledger replaces these two ports when it lands: the account's ledger state hash
@@ -145,7 +172,9 @@ export async function createContainer(config: Config, logger: Logger) {
       webhookWorker,
       ledgerState,
       ledgerText,
-      services: { accounts, apiKeys, usage: usageRepo, billing, webhooks, gdpr, verdicts },
+      ledgerState,
+      ledgerText,
+      services: { accounts, apiKeys, usage: usageRepo, billing, webhooks, gdpr, verdicts, verdicts },
       ready: () => isReady(db),
       /** Flushes counters and closes connections, in that order. */
       async close(): Promise<void> {
