@@ -12,12 +12,12 @@ import { AuditLog } from './domains/audit/service.ts';
 import { createStripeClient, localProvider, stripeProvider } from './domains/billing/providers.ts';
 import { createBillingService } from './domains/billing/service.ts';
 import { createGdprService } from './domains/gdpr/service.ts';
-import { createLedger, textConflictFinding } from './domains/ledger/setup.ts';
 import { findPlan, type Plan } from './domains/plans/catalog.ts';
 import { keyLimitGuard } from './domains/plans/limits.ts';
 import { UsageMeter } from './domains/usage/meter.ts';
 import { QuotaGuard } from './domains/usage/quota.ts';
 import { createUsageRepo } from './domains/usage/repo.ts';
+import { emptyLedgerState, emptyLedgerText } from './domains/verdict/empty-ledger.ts';
 import { createRedisLoopStore, type LoopStore, MemoryLoopStore } from './domains/verdict/loop-detector.ts';
 import { createVerdictRepo } from './domains/verdict/repo.ts';
 import {
@@ -30,11 +30,7 @@ import { createWebhooksService } from './domains/webhooks/service.ts';
 import { WebhookWorker } from './domains/webhooks/worker.ts';
 
 /** The composition root: the one place that builds every service and decides what it depends on. */
-export async function createContainer(
-  config: Config,
-  logger: Logger,
-  options: { skipEmbedderCheck?: boolean } = {},
-) {
+export async function createContainer(config: Config, logger: Logger) {
   const db: Db = openDatabase(config.database);
   const closers: Array<() => Promise<void>> = [];
   try {
@@ -73,21 +69,10 @@ export async function createContainer(
       knownPlans: () => plans.map((p) => p.id),
     });
 
-    const ledger = await createLedger({
-      db,
-      config,
-      audit: auditRepo,
-      logger,
-      ...(options.skipEmbedderCheck ? { skipEmbedderCheck: true } : {}),
-    });
-    closers.push(() => ledger.close());
-    // What the verdict engine needs from the ledger: the account's state hash (STATE_DRIFT) and
-    // contradictions of its verified facts (CONFLICT_DETECTED).
-    const ledgerState: LedgerStatePort = { currentStateHash: ledger.service.currentStateHash };
-    const ledgerText: LedgerTextPort = {
-      checkText: async (accountId, text) =>
-        (await ledger.service.checkText(accountId, text)).map(textConflictFinding),
-    };
+    // The claim ledger replaces these two ports when it lands: the account's ledger state hash
+    // (STATE_DRIFT) and contradictions of verified facts (CONFLICT_DETECTED).
+    const ledgerState: LedgerStatePort = emptyLedgerState;
+    const ledgerText: LedgerTextPort = emptyLedgerText;
     const loops: LoopStore = config.redisUrl
       ? await createRedisLoopStore(config.redisUrl, logger)
       : new MemoryLoopStore();
@@ -164,17 +149,7 @@ export async function createContainer(
       webhookWorker,
       ledgerState,
       ledgerText,
-      ledger,
-      services: {
-        accounts,
-        apiKeys,
-        usage: usageRepo,
-        billing,
-        webhooks,
-        gdpr,
-        verdicts,
-        ledger: ledger.service,
-      },
+      services: { accounts, apiKeys, usage: usageRepo, billing, webhooks, gdpr, verdicts },
       ready: () => isReady(db),
       /** Flushes counters and closes connections, in that order. */
       async close(): Promise<void> {
