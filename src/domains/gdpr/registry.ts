@@ -9,6 +9,8 @@ import { maskKey } from '../api-keys/key-format.ts';
  * - `account`: rows of one account, found by `column`; exported into `section` (a dotted path in
  *   the export) and deleted. Tables are deleted in list order, so children come before parents.
  * - `retained`: kept on deletion, with the reason (the audit log, kept for compliance).
+ * - `derived`: maintained by the database from another table (a full-text or vector index's
+ *   shadow tables); its rows go when the `of` table's rows are deleted.
  * - `global`: holds no account's data.
  */
 export type TableRule =
@@ -34,6 +36,7 @@ export type TableRule =
       json?: readonly string[];
       orderBy?: string;
     }
+  | { table: string; kind: 'derived'; of: string; reason: string }
   | { table: string; kind: 'global'; reason: string };
 
 export const TABLES: readonly TableRule[] = [
@@ -113,6 +116,21 @@ export const TABLES: readonly TableRule[] = [
     kind: 'account',
     column: 'account_id',
     section: 'policies.current',
+  },
+  {
+    table: 'verdict_actions',
+    kind: 'account',
+    column: 'account_id',
+    section: 'settings.custom_actions',
+    json: ['schema'],
+    orderBy: 'name',
+  },
+  {
+    table: 'verdict_settings',
+    kind: 'account',
+    column: 'account_id',
+    section: 'settings.verdicts',
+    json: ['trusted_domains', 'blocked_domains'],
   },
   {
     table: 'api_keys',

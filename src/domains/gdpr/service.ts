@@ -10,7 +10,7 @@ type AnyDb = Kysely<Record<string, Record<string, unknown>>>;
 /** Sections every export has, even before a domain has stored anything there (spec §2 "Data export"). */
 const ALWAYS = ['ledger_entries', 'evaluations', 'audit_log', 'api_keys'];
 /** Sections holding one object rather than a list. */
-const SINGLE = new Set(['profile', 'billing.subscription']);
+const SINGLE = new Set(['profile', 'billing.subscription', 'settings.verdicts']);
 
 function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
   const parts = path.split('.');
@@ -22,14 +22,23 @@ function setPath(target: Record<string, unknown>, path: string, value: unknown):
   node[parts.at(-1)!] = value;
 }
 
+/** JSON text as JSON; anything else as it is stored (an export never fails on one odd value). */
+function parseOrKeep(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 function exportRow(rule: TableRule, row: Record<string, unknown>): Record<string, unknown> {
   if (rule.kind === 'account' && rule.view) return rule.view(row);
   const out: Record<string, unknown> = {};
   const omit = rule.kind === 'account' ? (rule.omit ?? []) : [];
-  const json = rule.kind === 'global' ? [] : (rule.json ?? []);
+  const json = rule.kind === 'account' || rule.kind === 'retained' ? (rule.json ?? []) : [];
   for (const [column, value] of Object.entries(row)) {
     if (omit.includes(column)) continue;
-    out[column] = json.includes(column) && typeof value === 'string' ? JSON.parse(value) : value;
+    out[column] = json.includes(column) && typeof value === 'string' ? parseOrKeep(value) : value;
   }
   return out;
 }
@@ -53,7 +62,7 @@ export function createGdprService(deps: {
       await deps.db.transaction().execute(async (trx) => {
         const t = trx as unknown as AnyDb;
         for (const rule of tables) {
-          if (rule.kind === 'global' || rule.section === undefined) continue;
+          if (rule.kind === 'global' || rule.kind === 'derived' || rule.section === undefined) continue;
           let q = t.selectFrom(rule.table).selectAll().where(rule.column, '=', principal.accountId);
           if (rule.orderBy) q = q.orderBy(rule.orderBy);
           const rows = (await q.execute()).map((row) => exportRow(rule, row));
