@@ -35,6 +35,8 @@ const EnvSchema = Type.Object({
   ARBITER_WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 10_000 }),
   ARBITER_WEBHOOK_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 30, default: 10 }),
   ARBITER_WEBHOOK_DISABLE_AFTER: Type.Integer({ minimum: 1, default: 30 }),
+  ARBITER_ESCALATION_TTL_MS: Type.Integer({ minimum: 1000, default: 86_400_000 }),
+  ARBITER_ESCALATION_SWEEP_MS: Type.Integer({ minimum: 100, default: 60_000 }),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -81,6 +83,12 @@ export interface Config {
     readonly maxAttempts: number;
     /** Consecutive failed attempts after which an endpoint is disabled. */
     readonly disableAfter: number;
+  };
+  readonly judgment: {
+    /** How long an ESCALATE evaluation waits for a human before it expires (and counts as denied). */
+    readonly escalationTtlMs: number;
+    /** How often expired escalations are swept; reads apply expiry on their own as well. */
+    readonly sweepMs: number;
   };
 }
 
@@ -156,6 +164,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: parsed.ARBITER_WEBHOOK_TIMEOUT_MS,
       maxAttempts: parsed.ARBITER_WEBHOOK_MAX_ATTEMPTS,
       disableAfter: parsed.ARBITER_WEBHOOK_DISABLE_AFTER,
+    }),
+    judgment: Object.freeze({
+      escalationTtlMs: parsed.ARBITER_ESCALATION_TTL_MS,
+      sweepMs: parsed.ARBITER_ESCALATION_SWEEP_MS,
     }),
   });
 }

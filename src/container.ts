@@ -12,8 +12,13 @@ import { AuditLog } from './domains/audit/service.ts';
 import { createStripeClient, localProvider, stripeProvider } from './domains/billing/providers.ts';
 import { createBillingService } from './domains/billing/service.ts';
 import { createGdprService } from './domains/gdpr/service.ts';
+import { createJudgmentRepo } from './domains/judgment/repo.ts';
+import { createJudgmentService } from './domains/judgment/service.ts';
+import { createVerdictSettingsReader } from './domains/judgment/verdict-settings.ts';
 import { findPlan, type Plan } from './domains/plans/catalog.ts';
 import { keyLimitGuard } from './domains/plans/limits.ts';
+import { createPoliciesRepo } from './domains/policies/repo.ts';
+import { createPoliciesService } from './domains/policies/service.ts';
 import { UsageMeter } from './domains/usage/meter.ts';
 import { QuotaGuard } from './domains/usage/quota.ts';
 import { createUsageRepo } from './domains/usage/repo.ts';
@@ -25,6 +30,8 @@ import {
   type LedgerStatePort,
   type LedgerTextPort,
 } from './domains/verdict/service.ts';
+import { isEventType } from './domains/webhooks/event-types.ts';
+import { emitEvent } from './domains/webhooks/outbox.ts';
 import { createWebhooksRepo } from './domains/webhooks/repo.ts';
 import { createWebhooksService } from './domains/webhooks/service.ts';
 import { WebhookWorker } from './domains/webhooks/worker.ts';
@@ -127,6 +134,34 @@ export async function createContainer(config: Config, logger: Logger) {
     webhookWorker.start();
     closers.push(() => webhookWorker.stop());
 
+    const policies = createPoliciesService({
+      db: db.kysely,
+      repo: createPoliciesRepo(db.kysely, db.dialect),
+      audit: auditRepo,
+    });
+    const judgment = createJudgmentService({
+      db: db.kysely,
+      repo: createJudgmentRepo(db.kysely),
+      policies,
+      settings: createVerdictSettingsReader(db.kysely),
+      loops,
+      audit,
+      auditRepo,
+      events: {
+        // Escalation decisions have no webhook event type yet; they flow once one is registered.
+        emit: async (trx, accountId, type, data, at) => {
+          if (isEventType(type)) await emitEvent(trx, accountId, type, data, at);
+        },
+      },
+      ledgerState,
+      ledgerText,
+      escalationTtlMs: config.judgment.escalationTtlMs,
+      flushMs: Math.min(config.usageFlushMs, 250),
+      logger,
+    });
+    judgment.start(config.judgment.sweepMs);
+    closers.push(() => judgment.stop());
+
     const gdpr = createGdprService({
       db: db.kysely,
       audit: auditRepo,
@@ -147,6 +182,8 @@ export async function createContainer(config: Config, logger: Logger) {
       plans,
       quota,
       webhookWorker,
+      judgment,
+      policies,
       ledgerState,
       ledgerText,
       services: { accounts, apiKeys, usage: usageRepo, billing, webhooks, gdpr, verdicts },

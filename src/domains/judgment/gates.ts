@@ -1,0 +1,214 @@
+import type { ValidateFunction } from 'ajv';
+import type { ActorRole, CedarContext, ImpactScope } from '../policies/cedar-schema.ts';
+import type { CompiledPolicy, GateVerdict, PolicyRequest } from '../policies/compiler.ts';
+import type { EgressSettings } from '../verdict/analyzers/egress.ts';
+import type { PathContext } from '../verdict/analyzers/paths.ts';
+import type { Finding, VerdictCode } from '../verdict/codes.ts';
+import { evaluateAction } from '../verdict/engine.ts';
+import { actionFacts } from './action-kinds.ts';
+
+/** The seven gates of DESIGN "Judgment gates", in the order they are reported. */
+export const GATE_NAMES = [
+  'authority',
+  'schema',
+  'policy',
+  'destruction',
+  'egress',
+  'consistency',
+  'loop',
+] as const;
+export type GateName = (typeof GATE_NAMES)[number];
+
+export type GateOutcome = 'pass' | 'block' | 'escalate';
+export type Decision = 'ALLOWED' | 'BLOCKED' | 'ESCALATE';
+
+export interface GateResult {
+  passed: boolean;
+  outcome: GateOutcome;
+  code?: string;
+  reason: string;
+  /** Ids of the Cedar policies that decided the authority or policy gate. */
+  policies?: string[];
+}
+
+export type Gates = Record<GateName, GateResult>;
+
+export interface JudgmentInput {
+  actionType: string;
+  actor: string;
+  role: ActorRole;
+  scope: ImpactScope;
+  payload: unknown;
+  /** The ledger state the caller acted on; a different current state is STATE_DRIFT. */
+  expectedStateHash?: string | undefined;
+}
+
+export interface JudgmentContext {
+  policy: CompiledPolicy;
+  egress?: EgressSettings;
+  customActions?: (action: string) => ValidateFunction | undefined;
+  /** Contradictions between what the agent says or sends and verified ledger facts. */
+  textChecker?: (text: string) => Finding[];
+  paths?: PathContext;
+  /** The account's current ledger state hash, compared with `expectedStateHash`. */
+  stateHash?: string;
+}
+
+export interface Judgment {
+  decision: Decision;
+  reason: string;
+  gates: Gates;
+  actionKind: CedarContext['action_kind'];
+}
+
+/** Escalations carry this code, so a client can tell "wait for a human" from "refused". */
+export const ESCALATION_CODE = 'ESCALATION_REQUIRED';
+
+const pass = (reason: string, policies?: string[]): GateResult =>
+  policies === undefined
+    ? { passed: true, outcome: 'pass', reason }
+    : { passed: true, outcome: 'pass', reason, policies };
+const block = (code: string, reason: string, policies?: string[]): GateResult =>
+  policies === undefined
+    ? { passed: false, outcome: 'block', code, reason }
+    : { passed: false, outcome: 'block', code, reason, policies };
+const escalate = (reason: string, policies?: string[]): GateResult =>
+  policies === undefined
+    ? { passed: false, outcome: 'escalate', code: ESCALATION_CODE, reason }
+    : { passed: false, outcome: 'escalate', code: ESCALATION_CODE, reason, policies };
+
+function fromFindings(findings: Finding[], codes: readonly VerdictCode[], clean: string): GateResult {
+  const hit = findings.find((f) => codes.includes(f.code));
+  if (hit === undefined) return pass(clean);
+  return block(hit.code, hit.location ? `${hit.message} (${hit.location})` : hit.message);
+}
+
+function fromCedar(verdict: GateVerdict, clean: string): GateResult {
+  const ids = verdict.policies.map((p) => p.id);
+  switch (verdict.outcome) {
+    case 'pass':
+      return pass(clean, ids);
+    case 'escalate':
+      return escalate(verdict.reason, ids);
+    case 'block':
+      return block('POLICY_VIOLATION', verdict.reason, ids);
+  }
+}
+
+const NOT_CHECKED = 'not checked: the payload does not match its schema';
+
+/**
+ * Runs one proposed action through the seven gates. Pure: the verdict analyzers judge the
+ * payload once, and each gate reads the findings it owns; authority and policy ask the
+ * account's compiled Cedar policies. Any block makes the decision BLOCKED, else any escalate
+ * ESCALATE, else ALLOWED.
+ */
+export function judge(input: JudgmentInput, ctx: JudgmentContext): Judgment {
+  const facts = actionFacts(input.actionType, input.payload);
+  const verdict = evaluateAction(
+    { action: input.actionType, payload: input.payload },
+    {
+      ...(ctx.egress ? { egress: ctx.egress } : {}),
+      ...(ctx.customActions ? { customActions: ctx.customActions } : {}),
+      ...(ctx.textChecker ? { textChecker: ctx.textChecker } : {}),
+      ...(ctx.paths ? { paths: ctx.paths } : {}),
+    },
+  );
+  const findings = verdict.findings;
+  const schemaFailed = findings.some((f) => f.code === 'SCHEMA_MISMATCH');
+  const destructiveFinding = findings.some((f) => f.code === 'DEST_MUTATION');
+  const destructive = facts.kind === 'delete' || destructiveFinding;
+
+  const request: PolicyRequest = {
+    actor: input.actor,
+    role: input.role,
+    kind: facts.kind,
+    scope: input.scope,
+    actionType: input.actionType,
+    context: {
+      actor: input.actor,
+      actor_role: input.role,
+      action_type: input.actionType,
+      action_kind: facts.kind,
+      impact_scope: input.scope,
+      destructive,
+      findings: [...new Set(findings.map((f) => f.code))].sort(),
+      target: facts.target,
+      hosts: facts.hosts,
+    },
+  };
+
+  const authority = fromCedar(
+    ctx.policy.authority(request),
+    `the ${input.role} role may ${facts.kind} at ${input.scope} scope`,
+  );
+  const schema = fromFindings(
+    findings,
+    ['SCHEMA_MISMATCH'],
+    `payload matches the ${input.actionType} schema`,
+  );
+  const policy = fromCedar(ctx.policy.policy(request), 'no policy forbids it');
+
+  let destruction: GateResult;
+  if (schemaFailed) destruction = pass(NOT_CHECKED);
+  else if (destructiveFinding) destruction = fromFindings(findings, ['DEST_MUTATION'], '');
+  else if (destructive && input.scope === 'critical')
+    destruction = escalate('a destructive action on critical scope needs a human, whatever the role');
+  else destruction = pass(destructive ? 'a bounded delete outside critical scope' : 'nothing destructive');
+
+  const egress = schemaFailed
+    ? pass(NOT_CHECKED)
+    : fromFindings(
+        findings,
+        ['FILESYSTEM_DENIED', 'EXFILTRATION_BLOCKED'],
+        'no untrusted destination or privileged path',
+      );
+
+  let consistency: GateResult;
+  if (
+    input.expectedStateHash !== undefined &&
+    input.expectedStateHash !== (ctx.stateHash ?? input.expectedStateHash)
+  ) {
+    consistency = block(
+      'STATE_DRIFT',
+      `the ledger state changed: expected ${input.expectedStateHash.slice(0, 12)}…, now ${ctx.stateHash!.slice(0, 12)}…`,
+    );
+  } else if (schemaFailed) {
+    consistency = pass(NOT_CHECKED);
+  } else {
+    consistency = fromFindings(findings, ['CONFLICT_DETECTED'], 'consistent with the ledger');
+  }
+
+  const loop = pass('no loop of identical refused calls');
+
+  const gates: Gates = { authority, schema, policy, destruction, egress, consistency, loop };
+  const { decision, reason } = decide(gates);
+  return { decision, reason, gates, actionKind: facts.kind };
+}
+
+/**
+ * The loop gate's verdict comes after the others: whether a call counts as one more repeat of a
+ * refused call depends on how the other six gates judged it.
+ */
+export function withLoop(judgment: Judgment, reason: string): Judgment {
+  const gates: Gates = { ...judgment.gates, loop: block('RATE_LIMIT_EXCEEDED', reason) };
+  return { ...judgment, gates, ...decide(gates) };
+}
+
+function list(names: string[]): string {
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/** BLOCKED > ESCALATE > ALLOWED, with the deciding gates named in the reason. */
+export function decide(gates: Gates): { decision: Decision; reason: string } {
+  const named = (outcome: GateOutcome) => GATE_NAMES.filter((g) => gates[g].outcome === outcome);
+  const explain = (names: GateName[]) =>
+    `${list(names)} gate${names.length > 1 ? 's' : ''}: ${names.map((g) => gates[g].reason).join('; ')}`;
+  const blocked = named('block');
+  if (blocked.length > 0) return { decision: 'BLOCKED', reason: `Blocked by the ${explain(blocked)}` };
+  const escalated = named('escalate');
+  if (escalated.length > 0) {
+    return { decision: 'ESCALATE', reason: `A human must decide, asked by the ${explain(escalated)}` };
+  }
+  return { decision: 'ALLOWED', reason: 'All seven gates passed' };
+}

@@ -1,0 +1,108 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { principalOf } from '../../http/auth.ts';
+import { errorResponses } from '../../http/common-schemas.ts';
+import {
+  DecisionBody,
+  EvaluateBody,
+  EvaluateResponse,
+  EvaluationParams,
+  EvaluationSchema,
+  ListQuery,
+  ListResponse,
+} from './schemas.ts';
+import type { JudgmentService } from './service.ts';
+
+/** Normalises a timestamp filter so it compares correctly with stored ISO strings. */
+function iso(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : new Date(value).toISOString();
+}
+
+export function judgmentRoutes(judgment: JudgmentService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/v2/actions/evaluate',
+      {
+        schema: {
+          tags: ['Judgment'],
+          summary: 'Judge a proposed action through seven gates: ALLOWED, BLOCKED or ESCALATE',
+          body: EvaluateBody,
+          response: { 200: EvaluateResponse, ...errorResponses },
+        },
+      },
+      async (request) => judgment.evaluate(principalOf(request), request.body),
+    );
+
+    app.get(
+      '/v2/actions/evaluations',
+      {
+        schema: {
+          tags: ['Judgment'],
+          summary: "The account's evaluations, newest first, filtered, one page at a time",
+          querystring: ListQuery,
+          response: { 200: ListResponse, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const q = request.query;
+        return judgment.list(principalOf(request).accountId, {
+          decision: q.decision,
+          status: q.status,
+          actor: q.actor,
+          from: iso(q.from),
+          to: iso(q.to),
+          cursor: q.cursor,
+          limit: q.limit,
+        });
+      },
+    );
+
+    app.get(
+      '/v2/actions/evaluations/:id',
+      {
+        schema: {
+          tags: ['Judgment'],
+          summary: 'One evaluation and, for an escalation, where its decision stands',
+          params: EvaluationParams,
+          response: { 200: EvaluationSchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        return judgment.get(principalOf(request).accountId, request.params.id);
+      },
+    );
+
+    for (const [path, verdict] of [
+      ['approve', 'approved'],
+      ['deny', 'denied'],
+    ] as const) {
+      app.post(
+        `/v2/actions/evaluations/:id/${path}`,
+        {
+          // A decision without a comment may come with no body at all.
+          preValidation: (request, _reply, done) => {
+            request.body ??= {};
+            done();
+          },
+          schema: {
+            tags: ['Judgment'],
+            summary:
+              verdict === 'approved'
+                ? 'Approve a pending escalation (final; not with the key that asked)'
+                : 'Deny a pending escalation (final; not with the key that asked)',
+            params: EvaluationParams,
+            body: DecisionBody,
+            response: {
+              200: EvaluationSchema,
+              403: { $ref: 'ErrorBody' },
+              409: { $ref: 'ErrorBody' },
+              ...errorResponses,
+            },
+          },
+        },
+        async (request) => {
+          return judgment.decide(principalOf(request), request.params.id, verdict, request.body?.comment);
+        },
+      );
+    }
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * The Cedar schema every account's policies are validated against (strict mode). Roles and
+ * scopes are enumerated groups, so `principal in Arbiter::Role::"assistant"` and
+ * `resource in Arbiter::Scope::"critical"` read like the default table and a typo in either is
+ * refused at upload. The Cedar action is the action kind; the resource is the action type
+ * (`Arbiter::Target::"db.query"`) placed in its impact scope.
+ */
+export const CEDAR_SCHEMA = `namespace Arbiter {
+  entity Role enum ["user", "admin", "assistant"];
+  entity Actor in [Role];
+  entity Scope enum ["internal", "external", "critical"];
+  entity Target in [Scope];
+
+  type Context = {
+    "actor": String,
+    "actor_role": String,
+    "action_type": String,
+    "action_kind": String,
+    "impact_scope": String,
+    "destructive": Bool,
+    "findings": Set<String>,
+    "target": String,
+    "hosts": Set<String>,
+  };
+
+  action "read", "write", "delete", "execute", "communicate"
+    appliesTo { principal: [Actor], resource: [Target], context: Context };
+}
+`;
+
+export const ROLES = ['user', 'admin', 'assistant'] as const;
+export type ActorRole = (typeof ROLES)[number];
+
+export const SCOPES = ['internal', 'external', 'critical'] as const;
+export type ImpactScope = (typeof SCOPES)[number];
+
+export const ACTION_KINDS = ['read', 'write', 'delete', 'execute', 'communicate'] as const;
+export type ActionKind = (typeof ACTION_KINDS)[number];
+
+/** What a policy may read from `context`; `target` is cut at this many characters. */
+export const TARGET_LIMIT = 4096;
+
+export interface CedarContext {
+  actor: string;
+  actor_role: ActorRole;
+  action_type: string;
+  action_kind: ActionKind;
+  impact_scope: ImpactScope;
+  /** A delete, or an analyzer found a destructive mutation. */
+  destructive: boolean;
+  /** Codes the verdict analyzers found in the payload (e.g. `DEST_MUTATION`). */
+  findings: string[];
+  /** What is acted on, as text: SQL, command, path, URL, recipients, or what the agent says. */
+  target: string;
+  /** Hosts the action reaches: the URL's host, the recipients' domains. */
+  hosts: string[];
+}
+
+/** The attributes whose values follow from role, kind and scope alone. */
+export const CELL_ATTRIBUTES: ReadonlySet<string> = new Set(['actor_role', 'action_kind', 'impact_scope']);

@@ -1,0 +1,132 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { AppError, Errors } from '../../errors.ts';
+import type { AuditRepo } from '../audit/repo.ts';
+import { type CompiledPolicy, type CompiledPolicyInfo, compilePolicyDocument } from './compiler.ts';
+import { DEFAULT_POLICY } from './default-policy.ts';
+import type { PoliciesRepo } from './repo.ts';
+
+export interface PolicyDocument {
+  version: number;
+  text: string;
+  is_default: boolean;
+  created_at: string | null;
+  created_by: string | null;
+}
+
+export interface CurrentPolicy {
+  version: number;
+  policy: CompiledPolicy;
+}
+
+const COMPILED_LIMIT = 1000;
+
+let defaultCompiled: CompiledPolicy | undefined;
+function compiledDefault(): CompiledPolicy {
+  if (defaultCompiled === undefined) {
+    const result = compilePolicyDocument(DEFAULT_POLICY);
+    if (!result.ok) throw new Error(`the built-in policy does not compile: ${result.problems[0]?.message}`);
+    defaultCompiled = result.policy;
+  }
+  return defaultCompiled;
+}
+
+/**
+ * Per-account Cedar policy documents. Every upload is validated and compiled before it is
+ * stored, so a stored version always compiles. Evaluations read the account's current version
+ * (one primary-key lookup) and reuse the compiled set for that version, so a change on one
+ * instance is in force on the next evaluation on every instance.
+ */
+export function createPoliciesService(deps: {
+  db: Kysely<Database>;
+  repo: PoliciesRepo;
+  audit: Pick<AuditRepo, 'appendIn'>;
+  now?: () => Date;
+}) {
+  const now = deps.now ?? (() => new Date());
+  const compiled = new Map<string, CompiledPolicy>();
+
+  async function compiledVersion(accountId: string, version: number): Promise<CompiledPolicy> {
+    if (version === 0) return compiledDefault();
+    const key = `${accountId}:${version}`;
+    const hit = compiled.get(key);
+    if (hit !== undefined) return hit;
+    const row = await deps.repo.find(accountId, version);
+    if (row === undefined) throw Errors.internal();
+    const result = compilePolicyDocument(row.text);
+    if (!result.ok) throw Errors.internal();
+    if (compiled.size >= COMPILED_LIMIT) compiled.clear();
+    compiled.set(key, result.policy);
+    return result.policy;
+  }
+
+  return {
+    async current(accountId: string): Promise<CurrentPolicy> {
+      const version = await deps.repo.currentVersion(accountId);
+      return { version, policy: await compiledVersion(accountId, version) };
+    },
+
+    async get(accountId: string, version?: number): Promise<PolicyDocument> {
+      const wanted = version ?? (await deps.repo.currentVersion(accountId));
+      if (wanted === 0) {
+        return { version: 0, text: DEFAULT_POLICY, is_default: true, created_at: null, created_by: null };
+      }
+      const row = await deps.repo.find(accountId, wanted);
+      if (row === undefined) throw Errors.notFound(`Policy version ${wanted}`);
+      return {
+        version: row.version,
+        text: row.text,
+        is_default: false,
+        created_at: row.created_at,
+        created_by: row.created_by,
+      };
+    },
+
+    async put(
+      accountId: string,
+      text: string,
+      keyId: string,
+    ): Promise<PolicyDocument & { policies: CompiledPolicyInfo[] }> {
+      const result = compilePolicyDocument(text);
+      if (!result.ok) {
+        const first = result.problems[0]!;
+        throw new AppError(
+          'VALIDATION_ERROR',
+          `Policy refused at line ${first.line}, column ${first.column}: ${first.message}`,
+          { details: { problems: result.problems } },
+        );
+      }
+      const at = now().toISOString();
+      const row = await deps.db.transaction().execute(async (trx) => {
+        const saved = await deps.repo.appendIn(trx, {
+          account_id: accountId,
+          text,
+          created_at: at,
+          created_by: keyId,
+        });
+        await deps.audit.appendIn(trx, [
+          {
+            accountId,
+            actor: keyId,
+            action: 'policy.updated',
+            target: `policy:${saved.version}`,
+            details: { version: saved.version, policies: result.policy.policies.length },
+            at,
+          },
+        ]);
+        return saved;
+      });
+      compiled.set(`${accountId}:${row.version}`, result.policy);
+      return {
+        version: row.version,
+        text,
+        is_default: false,
+        created_at: at,
+        created_by: keyId,
+        policies: result.policy.policies,
+      };
+    },
+  };
+}
+
+export type PoliciesService = ReturnType<typeof createPoliciesService>;
