@@ -8,6 +8,8 @@ export interface SecurityContext {
   foreignKeyId: string;
   /** A webhook endpoint id of that other account, where the suite created one. */
   foreignWebhookId?: string;
+  /** An evaluation of that other account (judgment engine). */
+  foreignEvaluationId?: string;
 }
 
 export interface AuthenticatedRoute {
@@ -20,6 +22,9 @@ export interface AuthenticatedRoute {
   /** A request for another account's resource, answered 404 as if it did not exist. */
   foreign?: (ctx: SecurityContext) => { url: string; body?: unknown };
 }
+
+/** An evaluation id no account has, where the suite made no foreign one. */
+const NO_EVALUATION = '00000000-0000-4000-8000-000000000000';
 
 export const AUTHENTICATED_ROUTES: AuthenticatedRoute[] = [
   { method: 'POST', route: '/api-keys', url: () => '/api-keys', body: { name: 'x' } },
@@ -108,5 +113,51 @@ export const AUTHENTICATED_ROUTES: AuthenticatedRoute[] = [
     route: '/webhooks/:webhook_id/deliveries/:delivery_id/redeliver',
     url: () => '/webhooks/we_0/deliveries/dlv_0/redeliver',
     foreign: (ctx) => ({ url: `/webhooks/${ctx.foreignWebhookId ?? 'we_0'}/deliveries/dlv_0/redeliver` }),
+  },
+  {
+    method: 'POST',
+    route: '/v2/actions/evaluate',
+    url: () => '/v2/actions/evaluate',
+    body: {
+      action_type: 'fs.read',
+      actor: 'suite',
+      actor_role: 'assistant',
+      impact_scope: 'internal',
+      payload: { path: 'README.md' },
+    },
+  },
+  { method: 'GET', route: '/v2/actions/evaluations', url: () => '/v2/actions/evaluations' },
+  {
+    method: 'GET',
+    route: '/v2/actions/evaluations/:id',
+    url: (ctx) => `/v2/actions/evaluations/${ctx.foreignEvaluationId ?? NO_EVALUATION}`,
+    foreign: (ctx) => ({ url: `/v2/actions/evaluations/${ctx.foreignEvaluationId ?? NO_EVALUATION}` }),
+  },
+  {
+    method: 'POST',
+    route: '/v2/actions/evaluations/:id/approve',
+    url: (ctx) => `/v2/actions/evaluations/${ctx.foreignEvaluationId ?? NO_EVALUATION}/approve`,
+    body: {},
+    foreign: (ctx) => ({
+      url: `/v2/actions/evaluations/${ctx.foreignEvaluationId ?? NO_EVALUATION}/approve`,
+      body: { comment: 'not yours' },
+    }),
+  },
+  {
+    method: 'POST',
+    route: '/v2/actions/evaluations/:id/deny',
+    url: (ctx) => `/v2/actions/evaluations/${ctx.foreignEvaluationId ?? NO_EVALUATION}/deny`,
+    body: {},
+    foreign: (ctx) => ({
+      url: `/v2/actions/evaluations/${ctx.foreignEvaluationId ?? NO_EVALUATION}/deny`,
+      body: { comment: 'not yours' },
+    }),
+  },
+  { method: 'GET', route: '/v2/policies', url: () => '/v2/policies' },
+  {
+    method: 'PUT',
+    route: '/v2/policies',
+    url: () => '/v2/policies',
+    body: { policies: 'permit (principal, action, resource);' },
   },
 ];

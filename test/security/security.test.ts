@@ -21,7 +21,19 @@ describe.each(DIALECTS)('shared security suite on %s', (dialect) => {
   beforeAll(async () => {
     t = await createTestApp(dialect);
     const other = await t.newAccount();
+    // Escalated (an assistant deleting), so it is pending and approvable by its own account.
+    const foreignEvaluation = await t.container.judgment.evaluate(
+      { accountId: other.accountId, keyId: other.keyId },
+      {
+        action_type: 'fs.delete',
+        actor: 'security-suite',
+        actor_role: 'assistant',
+        impact_scope: 'internal',
+        payload: { path: 'build/output.txt' },
+      },
+    );
     ctx = { foreignKeyId: other.keyId };
+    ctx.foreignEvaluationId = foreignEvaluation.evaluation_id;
     const doomed = await t.container.services.apiKeys.create(t.ownerId, 'revoked');
     await t.container.services.apiKeys.revoke(t.ownerId, doomed.id);
     revokedKey = doomed.key;

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import canonicalize from 'canonicalize';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/schema.ts';
@@ -7,7 +8,7 @@ import type { AuditEvent, AuditRepo } from '../audit/repo.ts';
 import type { ActorRole, ImpactScope } from '../policies/cedar-schema.ts';
 import type { PoliciesService } from '../policies/service.ts';
 import { builtInValidator } from '../verdict/catalog.ts';
-import { type LoopStore, loopFingerprint } from '../verdict/loop-detector.ts';
+import type { LoopStore } from '../verdict/loop-detector.ts';
 import type { LedgerStatePort, LedgerTextPort } from '../verdict/service.ts';
 import { type Decision, type Gates, judge, withLoop } from './gates.ts';
 import type { EvaluationFilter, EvaluationRow, JudgmentRepo } from './repo.ts';
@@ -346,13 +347,20 @@ export function createJudgmentService(deps: {
       // Identical calls that keep being refused or escalated are a loop (as in /v1/evaluate):
       // past the account's threshold within its window, the loop gate blocks them.
       if (judgment.decision !== 'ALLOWED') {
+        // Its own namespace: refusals of /v1/evaluate do not count towards a judgment loop.
+        const fingerprint = createHash('sha256')
+          .update(
+            canonicalize({
+              t: body.action_type,
+              x: body.actor,
+              r: body.actor_role,
+              s: body.impact_scope,
+              p: payload,
+            }) ?? '',
+          )
+          .digest('base64url');
         const count = await deps.loops.hit(
-          loopFingerprint(accountId, `judgment:${body.action_type}`, {
-            actor: body.actor,
-            role: body.actor_role,
-            scope: body.impact_scope,
-            payload,
-          }),
+          `${accountId}:judgment:${fingerprint}`,
           settings.loop.window_seconds * 1000,
         );
         if (count > settings.loop.threshold) {
