@@ -21,6 +21,24 @@ describe('property: random requests never produce a 5xx', () => {
     const json = fc.jsonValue({ maxDepth: 4 });
     const body = fc.oneof(
       json.map((v) => JSON.stringify(v)),
+      // Verdict requests, some bound to a ledger state the account does not have (412).
+      fc
+        .record(
+          {
+            action: fc.constantFrom(
+              'db.query',
+              'shell.exec',
+              'fs.read',
+              'http.request',
+              'agent.respond',
+              'x',
+            ),
+            payload: fc.dictionary(fc.constantFrom('sql', 'command', 'path', 'url', 'text'), fc.string()),
+            expected_state_hash: fc.constantFrom('0'.repeat(64), 'f'.repeat(64)),
+          },
+          { requiredKeys: ['action', 'payload'] },
+        )
+        .map((v) => JSON.stringify(v)),
       fc.string({ maxLength: 200 }),
       fc.constantFrom(
         '{',
@@ -76,7 +94,17 @@ describe('property: random requests never produce a 5xx', () => {
             ...(method === 'GET' ? {} : { payload }),
           });
           expect(res.statusCode, `${method} ${url} ${payload}`).toBeLessThan(500);
-          if (res.statusCode >= 400) {
+          // A verdict is a result, not an error: 409 CONFLICT_DETECTED and 412 STATE_DRIFT carry it.
+          const verdictRoute = method === 'POST' && url.split('?')[0] === '/v1/evaluate';
+          if (verdictRoute && [200, 409, 412].includes(res.statusCode)) {
+            const verdict = res.json();
+            expect(verdict).toMatchObject({
+              is_safe: expect.any(Boolean),
+              hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+              state_hash: expect.any(String),
+            });
+            if (res.statusCode !== 200) expect(verdict.is_safe).toBe(false);
+          } else if (res.statusCode >= 400) {
             const parsed = res.json();
             expect(parsed).toMatchObject({
               success: false,

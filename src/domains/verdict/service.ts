@@ -1,3 +1,4 @@
+import canonicalize from 'canonicalize';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/schema.ts';
@@ -6,7 +7,7 @@ import type { AuditEvent, AuditRepo } from '../audit/repo.ts';
 import { DEFAULT_EGRESS_SETTINGS, type EgressSettings } from './analyzers/egress.ts';
 import { BUILT_IN_ACTIONS, BUILT_IN_SCHEMAS, compileActionSchema, isBuiltInAction } from './catalog.ts';
 import { type Finding, topFinding, type VerdictCode } from './codes.ts';
-import { evaluateAction, verdictHash } from './engine.ts';
+import { evaluateAction, verdictHashOfCanonical } from './engine.ts';
 import { type LoopStore, loopFingerprint } from './loop-detector.ts';
 import {
   type AccountPolicy,
@@ -128,8 +129,21 @@ function readEnvelope(body: unknown, ifMatch: string | string[] | undefined): En
   return { ok: true, action: body['action'], payload, expected };
 }
 
+function hasCanonicalForm(value: unknown): boolean {
+  try {
+    return canonicalize(value ?? null) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** Locations that only repeat what the message says are left out. */
+const VAGUE_LOCATIONS = new Set(['action', 'request', 'payload']);
+
 function messageOf(finding: Finding): string {
-  return finding.location ? `${finding.message} (${finding.location})` : finding.message;
+  return finding.location && !VAGUE_LOCATIONS.has(finding.location)
+    ? `${finding.message} (${finding.location})`
+    : finding.message;
 }
 
 function statusOf(code: VerdictCode | undefined): 200 | 409 | 412 {
@@ -247,6 +261,55 @@ export function createVerdictService(deps: VerdictServiceDeps) {
     return findings;
   }
 
+  async function decide(caller: Caller, envelope: Envelope, started: number): Promise<VerdictResult> {
+    const cached = policies.get(caller.accountId);
+    const policy = cached instanceof Promise ? await cached : cached;
+    const stateHash = await deps.ledgerState.currentStateHash(caller.accountId);
+    const findings = await judge(caller, policy, envelope, stateHash);
+    let finding = topFinding(findings);
+    const custom = envelope.ok ? policy.actions.get(envelope.action) : undefined;
+    const version =
+      custom && !isBuiltInAction(envelope.action)
+        ? `${policy.version};action=${custom.digest}`
+        : policy.version;
+
+    // Serialised once for both the loop fingerprint and the hash: payloads may be a megabyte.
+    const canonicalPayload = canonicalize(envelope.payload) ?? 'null';
+    if (finding !== undefined) {
+      // The engine is deterministic, so only a failing call can be part of a loop of failures.
+      const count = await deps.loops.hit(
+        loopFingerprint(caller.accountId, envelope.action, canonicalPayload),
+        policy.loop.window_seconds * 1000,
+      );
+      if (count > policy.loop.threshold) {
+        finding = {
+          code: 'RATE_LIMIT_EXCEEDED',
+          message: `the same failing call was repeated ${count} times within ${policy.loop.window_seconds} s (last refusal: ${finding.code}); change the call or wait ${policy.loop.window_seconds} s`,
+        };
+      }
+    }
+
+    const code = finding?.code ?? null;
+    const hash = verdictHashOfCanonical(envelope.action, canonicalPayload, code, version);
+    const verdict: VerdictBody = {
+      is_safe: finding === undefined,
+      latency_ms: 0,
+      hash,
+      state_hash: stateHash,
+    };
+    if (finding !== undefined) verdict.error = { code: finding.code, message: messageOf(finding) };
+    deps.recordAudit({
+      accountId: caller.accountId,
+      actor: caller.keyId,
+      action: finding === undefined ? 'verdict.evaluated' : 'verdict.rejected',
+      target: hash,
+      // Never the payload: it may hold the very secrets the verdict refused to let out.
+      details: { action: envelope.action.slice(0, 100), code },
+    });
+    verdict.latency_ms = Math.round((performance.now() - started) * 1000) / 1000;
+    return { status: statusOf(finding?.code), verdict };
+  }
+
   return {
     /** Judges one proposed action for the calling account. Never throws for any JSON body. */
     async evaluate(
@@ -256,50 +319,23 @@ export function createVerdictService(deps: VerdictServiceDeps) {
     ): Promise<VerdictResult> {
       const started = performance.now();
       const envelope = readEnvelope(body, ifMatch);
-      const cached = policies.get(caller.accountId);
-      const policy = cached instanceof Promise ? await cached : cached;
-      const stateHash = await deps.ledgerState.currentStateHash(caller.accountId);
-      const findings = await judge(caller, policy, envelope, stateHash);
-      let finding = topFinding(findings);
-      const custom = envelope.ok ? policy.actions.get(envelope.action) : undefined;
-      const version =
-        custom && !isBuiltInAction(envelope.action)
-          ? `${policy.version};action=${custom.digest}`
-          : policy.version;
-
-      if (finding !== undefined) {
-        // The engine is deterministic, so only a failing call can be part of a loop of failures.
-        const count = await deps.loops.hit(
-          loopFingerprint(caller.accountId, envelope.action, envelope.payload),
-          policy.loop.window_seconds * 1000,
-        );
-        if (count > policy.loop.threshold) {
-          finding = {
-            code: 'RATE_LIMIT_EXCEEDED',
-            message: `the same failing call was repeated ${count} times within ${policy.loop.window_seconds} s (last refusal: ${finding.code}); change the call or wait ${policy.loop.window_seconds} s`,
-          };
-        }
+      try {
+        return await decide(caller, envelope, started);
+      } catch (err) {
+        if (hasCanonicalForm(body)) throw err;
       }
-
-      const code = finding?.code ?? null;
-      const hash = verdictHash(envelope.action, envelope.payload, code, version);
-      const verdict: VerdictBody = {
-        is_safe: finding === undefined,
-        latency_ms: 0,
-        hash,
-        state_hash: stateHash,
-      };
-      if (finding !== undefined) verdict.error = { code: finding.code, message: messageOf(finding) };
-      deps.recordAudit({
-        accountId: caller.accountId,
-        actor: caller.keyId,
-        action: finding === undefined ? 'verdict.evaluated' : 'verdict.rejected',
-        target: hash,
-        // Never the payload: it may hold the very secrets the verdict refused to let out.
-        details: { action: envelope.action.slice(0, 100), code },
-      });
-      verdict.latency_ms = Math.round((performance.now() - started) * 1000) / 1000;
-      return { status: statusOf(finding?.code), verdict };
+      // `1e400` parses as Infinity, which has no canonical JSON form and so no hash: a mismatch,
+      // judged on the body as JSON.stringify writes it back.
+      return decide(
+        caller,
+        {
+          ok: false,
+          action: envelope.action,
+          payload: JSON.parse(JSON.stringify(body ?? null)) as unknown,
+          message: 'the request holds a number JSON cannot represent (such as 1e400)',
+        },
+        started,
+      );
     },
 
     // ------------------------------------------------------------------ settings
