@@ -10,6 +10,7 @@ import { auditRoutes } from './domains/audit/routes.ts';
 import { checkoutPageRoutes, stripeWebhookRoutes, subscriptionRoutes } from './domains/billing/routes.ts';
 import { gdprRoutes } from './domains/gdpr/routes.ts';
 import { judgmentRoutes } from './domains/judgment/routes.ts';
+import { ledgerRoutes } from './domains/ledger/routes.ts';
 import { policiesRoutes } from './domains/policies/routes.ts';
 import { verdictRoutes } from './domains/verdict/routes.ts';
 import { webhooksRoutes } from './domains/webhooks/routes.ts';
@@ -118,6 +119,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   await app.register(verdictRoutes(services.verdicts));
   await app.register(judgmentRoutes(container.judgment));
   await app.register(policiesRoutes(container.policies));
+  await app.register(ledgerRoutes(services.ledger, container.ledger.repo));
   await app.register(subscriptionRoutes(services.billing));
   await app.register(checkoutPageRoutes(services.billing));
   if (config.billing.provider === 'stripe') await app.register(stripeWebhookRoutes(services.billing));

@@ -37,11 +37,27 @@ const EnvSchema = Type.Object({
   ARBITER_WEBHOOK_DISABLE_AFTER: Type.Integer({ minimum: 1, default: 30 }),
   ARBITER_ESCALATION_TTL_MS: Type.Integer({ minimum: 1000, default: 86_400_000 }),
   ARBITER_ESCALATION_SWEEP_MS: Type.Integer({ minimum: 100, default: 60_000 }),
+  ARBITER_EMBEDDER: Type.Union([Type.Literal('local'), Type.Literal('openai'), Type.Literal('hash')], {
+    default: 'local',
+  }),
+  ARBITER_OPENAI_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  ARBITER_OPENAI_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  ARBITER_OPENAI_MODEL: Type.Optional(Type.String({ minLength: 1 })),
 });
 
 type Env = Static<typeof EnvSchema>;
 
 export interface Config {
+  /** How claims are embedded (DESIGN "Embeddings"): in-process model, OpenAI-compatible endpoint, or lexical hash. */
+  readonly embedder:
+    | { readonly kind: 'local' }
+    | { readonly kind: 'hash' }
+    | {
+        readonly kind: 'openai';
+        readonly baseUrl: string;
+        readonly model: string;
+        readonly apiKey: string | undefined;
+      };
   readonly port: number;
   readonly host: string;
   readonly dataDir: string;
@@ -131,8 +147,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (err) {
     throw new ConfigError(`Invalid configuration: ARBITER_PLANS_FILE ${(err as Error).message}`);
   }
+  if (
+    parsed.ARBITER_EMBEDDER === 'openai' &&
+    (!parsed.ARBITER_OPENAI_BASE_URL || !parsed.ARBITER_OPENAI_MODEL)
+  ) {
+    throw new ConfigError(
+      'Invalid configuration: ARBITER_EMBEDDER=openai needs ARBITER_OPENAI_BASE_URL and ARBITER_OPENAI_MODEL',
+    );
+  }
   const dataDir = path.resolve(parsed.ARBITER_DATA_DIR);
   return Object.freeze({
+    embedder:
+      parsed.ARBITER_EMBEDDER === 'openai'
+        ? Object.freeze({
+            kind: 'openai' as const,
+            baseUrl: parsed.ARBITER_OPENAI_BASE_URL!,
+            model: parsed.ARBITER_OPENAI_MODEL!,
+            apiKey: parsed.ARBITER_OPENAI_API_KEY,
+          })
+        : Object.freeze({ kind: parsed.ARBITER_EMBEDDER }),
     port: parsed.PORT,
     host: parsed.HOST,
     dataDir,

@@ -15,6 +15,7 @@ import { createGdprService } from './domains/gdpr/service.ts';
 import { createJudgmentRepo } from './domains/judgment/repo.ts';
 import { createJudgmentService } from './domains/judgment/service.ts';
 import { createVerdictSettingsReader } from './domains/judgment/verdict-settings.ts';
+import { createLedger, textConflictFinding } from './domains/ledger/setup.ts';
 import { findPlan, type Plan } from './domains/plans/catalog.ts';
 import { keyLimitGuard } from './domains/plans/limits.ts';
 import { createPoliciesRepo } from './domains/policies/repo.ts';
@@ -22,7 +23,6 @@ import { createPoliciesService } from './domains/policies/service.ts';
 import { UsageMeter } from './domains/usage/meter.ts';
 import { QuotaGuard } from './domains/usage/quota.ts';
 import { createUsageRepo } from './domains/usage/repo.ts';
-import { emptyLedgerState, emptyLedgerText } from './domains/verdict/empty-ledger.ts';
 import { createRedisLoopStore, type LoopStore, MemoryLoopStore } from './domains/verdict/loop-detector.ts';
 import { createVerdictRepo } from './domains/verdict/repo.ts';
 import {
@@ -37,7 +37,11 @@ import { createWebhooksService } from './domains/webhooks/service.ts';
 import { WebhookWorker } from './domains/webhooks/worker.ts';
 
 /** The composition root: the one place that builds every service and decides what it depends on. */
-export async function createContainer(config: Config, logger: Logger) {
+export async function createContainer(
+  config: Config,
+  logger: Logger,
+  options: { skipEmbedderCheck?: boolean } = {},
+) {
   const db: Db = openDatabase(config.database);
   const closers: Array<() => Promise<void>> = [];
   try {
@@ -76,10 +80,21 @@ export async function createContainer(config: Config, logger: Logger) {
       knownPlans: () => plans.map((p) => p.id),
     });
 
-    // The claim ledger replaces these two ports when it lands: the account's ledger state hash
-    // (STATE_DRIFT) and contradictions of verified facts (CONFLICT_DETECTED).
-    const ledgerState: LedgerStatePort = emptyLedgerState;
-    const ledgerText: LedgerTextPort = emptyLedgerText;
+    const ledger = await createLedger({
+      db,
+      config,
+      audit: auditRepo,
+      logger,
+      ...(options.skipEmbedderCheck ? { skipEmbedderCheck: true } : {}),
+    });
+    closers.push(() => ledger.close());
+    // What the verdict engine needs from the ledger: the account's state hash (STATE_DRIFT) and
+    // contradictions of its verified facts (CONFLICT_DETECTED).
+    const ledgerState: LedgerStatePort = { currentStateHash: ledger.service.currentStateHash };
+    const ledgerText: LedgerTextPort = {
+      checkText: async (accountId, text) =>
+        (await ledger.service.checkText(accountId, text)).map(textConflictFinding),
+    };
     const loops: LoopStore = config.redisUrl
       ? await createRedisLoopStore(config.redisUrl, logger)
       : new MemoryLoopStore();
@@ -95,8 +110,9 @@ export async function createContainer(config: Config, logger: Logger) {
       log: logger,
     });
 
+    const allowances = new Map(plans.map((p) => [p.id, p.monthly_call_allowance]));
     const quota = new QuotaGuard({
-      allowanceOf: (plan) => findPlan(plans, plan)?.monthly_call_allowance,
+      allowanceOf: (plan) => allowances.get(plan),
       repo: usageRepo,
       meter,
       refreshMs: config.usageFlushMs,
@@ -186,7 +202,17 @@ export async function createContainer(config: Config, logger: Logger) {
       policies,
       ledgerState,
       ledgerText,
-      services: { accounts, apiKeys, usage: usageRepo, billing, webhooks, gdpr, verdicts },
+      ledger,
+      services: {
+        accounts,
+        apiKeys,
+        usage: usageRepo,
+        billing,
+        webhooks,
+        gdpr,
+        verdicts,
+        ledger: ledger.service,
+      },
       ready: () => isReady(db),
       /** Flushes counters and closes connections, in that order. */
       async close(): Promise<void> {

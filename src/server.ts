@@ -35,6 +35,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const app = await buildApp(container);
   const url = await app.listen({ port: config.port, host: config.host });
   logger.info({ url, database: config.database.kind }, 'arbiter listening');
+  // Load the embedding model now that the port is open, so the first store or search does not wait for it.
+  container.ledger
+    .warmUp()
+    .catch((err: unknown) => logger.error({ err }, 'the embedding model failed to load'));
 
   let stopping: Promise<void> | undefined;
   const stop = () => {

@@ -11,6 +11,7 @@ import {
   sql,
 } from 'kysely';
 import pg from 'pg';
+import * as sqliteVec from 'sqlite-vec';
 import type { Config } from '../config.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
@@ -36,6 +37,8 @@ export function openDatabase(database: Config['database']): Db {
     handle.pragma('synchronous = NORMAL');
     handle.pragma('foreign_keys = ON');
     handle.pragma('busy_timeout = 5000');
+    // k-NN over claim embeddings (vec0 virtual tables); shipped as a prebuilt extension in the package.
+    sqliteVec.load(handle);
     const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: handle }) });
     return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
   }
@@ -50,6 +53,9 @@ export function openDatabase(database: Config['database']): Db {
           : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
+  // An idle pooled connection can be cut by the server (restart, failover, admin command); the
+  // pool drops it and the next query opens a new one. Unhandled, the event would end the process.
+  pool.on('error', () => undefined);
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
 }

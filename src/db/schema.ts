@@ -180,6 +180,67 @@ export interface VerdictActionsTable {
   updated_at: string;
 }
 
+export type ClaimStatus = 'active' | 'superseded' | 'deleted';
+
+export interface ClaimsTable {
+  rowkey: Generated<number>;
+  id: string;
+  account_id: string;
+  short_id: string;
+  /** The statement after personal data was scrubbed: the raw text is never stored. */
+  claim: string;
+  /** Case-, space- and end-punctuation-folded claim: the same normalised claim is a new version. */
+  normalized: string;
+  source: string;
+  confidence: number;
+  version: number;
+  status: ClaimStatus;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ClaimVersionsTable {
+  claim_id: string;
+  account_id: string;
+  version: number;
+  claim: string;
+  source: string;
+  confidence: number;
+  created_at: string;
+  /** The ledger entry that recorded this version. */
+  ledger_seq: number;
+}
+
+export interface ClaimVectorsTable {
+  rowkey: number;
+  account_id: string;
+  embedding: Uint8Array;
+}
+
+export interface LedgerEntriesTable {
+  account_id: string;
+  seq: number;
+  /** Canonical JSON of the entry the hash covers. */
+  entry: string;
+  prev_hash: string;
+  state_hash: string;
+}
+
+export interface LedgerHeadsTable {
+  account_id: string;
+  seq: number;
+  state_hash: string;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string;
+  key: string;
+  request_hash: string;
+  status_code: number;
+  response: string;
+  created_at: string;
+}
+
 /** One version of an account's Cedar policy document; versions start at 1 (0 is the built-in default). */
 export interface JudgmentPoliciesTable {
   account_id: string;
@@ -243,6 +304,12 @@ export interface Database {
   judgment_evaluations: JudgmentEvaluationsTable;
   verdict_settings: VerdictSettingsTable;
   verdict_actions: VerdictActionsTable;
+  claims: ClaimsTable;
+  claim_versions: ClaimVersionsTable;
+  claim_vectors: ClaimVectorsTable;
+  ledger_entries: LedgerEntriesTable;
+  ledger_heads: LedgerHeadsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type Account = Selectable<AccountsTable>;

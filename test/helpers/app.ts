@@ -35,6 +35,8 @@ export async function createTestApp(dialect: DialectName, options: TestAppOption
   const env: Record<string, string> = {
     ARBITER_DATA_DIR: db.dir,
     ARBITER_LOG_LEVEL: 'info',
+    // The lexical embedder keeps suites fast; the local model has tests of its own.
+    ARBITER_EMBEDDER: 'hash',
     ...(db.database.kind === 'postgres' ? { DATABASE_URL: db.database.url } : {}),
     ...options.env,
   };

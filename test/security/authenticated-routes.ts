@@ -6,6 +6,9 @@
 export interface SecurityContext {
   /** A key id that belongs to a different account than the caller's. */
   foreignKeyId: string;
+  /** A claim of that other account (uuid and short id). */
+  foreignClaimId?: string;
+  foreignClaimShortId?: string;
   /** A webhook endpoint id of that other account, where the suite created one. */
   foreignWebhookId?: string;
   /** An evaluation of that other account (judgment engine). */
@@ -36,6 +39,44 @@ export const AUTHENTICATED_ROUTES: AuthenticatedRoute[] = [
     foreign: (ctx) => ({ url: `/api-keys/${ctx.foreignKeyId}` }),
   },
   { method: 'GET', route: '/v1/whoami', url: () => '/v1/whoami' },
+  {
+    method: 'POST',
+    route: '/v2/vault/store',
+    url: () => '/v2/vault/store',
+    body: { claim: 'The sky is blue', source: 'suite', confidence: 0.5 },
+  },
+  {
+    method: 'POST',
+    route: '/v2/vault/search',
+    url: () => '/v2/vault/search',
+    body: { query: 'sky', top_k: 3 },
+  },
+  {
+    method: 'POST',
+    route: '/ledger/propose_state',
+    url: () => '/ledger/propose_state',
+    body: { claim: 'The sky is blue', confidence: 0.5 },
+  },
+  {
+    method: 'POST',
+    route: '/ledger/semantic_search',
+    url: () => '/ledger/semantic_search',
+    body: { query: 'sky', top_k: 3 },
+  },
+  {
+    method: 'GET',
+    route: '/v2/vault/claims/:id',
+    url: (ctx) => `/v2/vault/claims/${ctx.foreignClaimId}`,
+    foreign: (ctx) => ({ url: `/v2/vault/claims/${ctx.foreignClaimShortId}` }),
+  },
+  {
+    method: 'DELETE',
+    route: '/v2/vault/claims/:id',
+    url: (ctx) => `/v2/vault/claims/${ctx.foreignClaimId}`,
+    foreign: (ctx) => ({ url: `/v2/vault/claims/${ctx.foreignClaimId}` }),
+  },
+  { method: 'GET', route: '/v2/vault/state', url: () => '/v2/vault/state' },
+  { method: 'GET', route: '/v2/vault/verify', url: () => '/v2/vault/verify' },
   {
     method: 'POST',
     route: '/v1/evaluate',

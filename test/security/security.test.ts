@@ -32,7 +32,12 @@ describe.each(DIALECTS)('shared security suite on %s', (dialect) => {
         payload: { path: 'build/output.txt' },
       },
     );
-    ctx = { foreignKeyId: other.keyId };
+    const claim = await t.container.services.ledger.store(other.accountId, other.keyId, {
+      claim: 'The other account keeps its own facts',
+      source: 'security suite',
+      confidence: 0.9,
+    });
+    ctx = { foreignKeyId: other.keyId, foreignClaimId: claim.id, foreignClaimShortId: claim.short_id };
     ctx.foreignEvaluationId = foreignEvaluation.evaluation_id;
     const doomed = await t.container.services.apiKeys.create(t.ownerId, 'revoked');
     await t.container.services.apiKeys.revoke(t.ownerId, doomed.id);

@@ -3,6 +3,7 @@ import * as accountsAndKeys from './202611221600_accounts_and_keys.ts';
 import * as auditLog from './202611221700_audit_log.ts';
 import * as verdicts from './202611221800_verdicts.ts';
 import * as billingAndWebhooks from './202611221900_billing_and_webhooks.ts';
+import * as claimLedger from './202611222000_claim_ledger.ts';
 import * as judgment from './202611222100_judgment.ts';
 
 /**
@@ -14,5 +15,6 @@ export const migrations: Record<string, Migration> = {
   '202611221700_audit_log': auditLog,
   '202611221800_verdicts': verdicts,
   '202611221900_billing_and_webhooks': billingAndWebhooks,
+  '202611222000_claim_ledger': claimLedger,
   '202611222100_judgment': judgment,
 };

@@ -39,7 +39,62 @@ export type TableRule =
   | { table: string; kind: 'derived'; of: string; reason: string }
   | { table: string; kind: 'global'; reason: string };
 
+/** sqlite-vec and FTS5 keep their rows in shadow tables named after the virtual table. */
+const derivedOf = (of: string, reason: string, tables: readonly string[]): TableRule[] =>
+  tables.map((table) => ({ table, kind: 'derived' as const, of, reason }));
+
 export const TABLES: readonly TableRule[] = [
+  // The claim ledger: vectors and idempotency records first, the claims (whose deletion empties the
+  // full-text index by trigger) after their versions and chain.
+  {
+    table: 'claim_vectors',
+    kind: 'account',
+    column: 'account_id',
+    section: 'ledger.vectors',
+    omit: ['embedding'],
+    orderBy: 'rowkey',
+  },
+  ...derivedOf('claim_vectors', 'the vector index, emptied by a trigger on claim_vectors', [
+    'claim_vec',
+    'claim_vec_info',
+    'claim_vec_chunks',
+    'claim_vec_rowids',
+    'claim_vec_vector_chunks00',
+    'claim_vec_pg',
+  ]),
+  {
+    table: 'idempotency_keys',
+    kind: 'account',
+    column: 'account_id',
+    section: 'ledger.idempotency_keys',
+    json: ['response'],
+    orderBy: 'created_at',
+  },
+  {
+    table: 'claim_versions',
+    kind: 'account',
+    column: 'account_id',
+    section: 'ledger.claim_versions',
+    orderBy: 'ledger_seq',
+  },
+  {
+    table: 'ledger_entries',
+    kind: 'account',
+    column: 'account_id',
+    section: 'ledger_entries',
+    json: ['entry'],
+    orderBy: 'seq',
+  },
+  { table: 'ledger_heads', kind: 'account', column: 'account_id', section: 'ledger.head' },
+  { table: 'claims', kind: 'account', column: 'account_id', section: 'ledger.claims', orderBy: 'rowkey' },
+  ...derivedOf('claims', 'the full-text index, emptied by a trigger on claims', [
+    'claims_fts',
+    'claims_fts_data',
+    'claims_fts_idx',
+    'claims_fts_content',
+    'claims_fts_docsize',
+    'claims_fts_config',
+  ]),
   {
     table: 'usage_monthly',
     kind: 'account',

@@ -10,7 +10,7 @@ type AnyDb = Kysely<Record<string, Record<string, unknown>>>;
 /** Sections every export has, even before a domain has stored anything there (spec §2 "Data export"). */
 const ALWAYS = ['ledger_entries', 'evaluations', 'audit_log', 'api_keys'];
 /** Sections holding one object rather than a list. */
-const SINGLE = new Set(['profile', 'billing.subscription', 'settings.verdicts']);
+const SINGLE = new Set(['profile', 'billing.subscription', 'settings.verdicts', 'ledger.head']);
 
 function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
   const parts = path.split('.');

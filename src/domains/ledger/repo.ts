@@ -1,0 +1,338 @@
+import type { Kysely, Transaction } from 'kysely';
+import { chainHash, GENESIS_HASH } from '../../db/chain.ts';
+import type { DialectName } from '../../db/database.ts';
+import type { ClaimStatus, Database } from '../../db/schema.ts';
+import { bytesToVector, vectorToBytes } from './storage/vectors.ts';
+
+export interface ClaimRow {
+  rowkey: number;
+  id: string;
+  account_id: string;
+  short_id: string;
+  claim: string;
+  normalized: string;
+  source: string;
+  confidence: number;
+  version: number;
+  status: ClaimStatus;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LedgerHead {
+  seq: number;
+  state_hash: string;
+}
+
+/** What one ledger entry records; its canonical JSON is what the chain hashes. */
+export type LedgerEntry =
+  | {
+      seq: number;
+      at: string;
+      op: 'store';
+      claim_id: string;
+      version: number;
+      claim: string;
+      source: string;
+      confidence: number;
+    }
+  | { seq: number; at: string; op: 'supersede'; claim_id: string; by: string }
+  | { seq: number; at: string; op: 'delete'; claim_id: string };
+
+/** An entry before the chain gives it its sequence number. */
+export type EntryInput = LedgerEntry extends infer E
+  ? E extends LedgerEntry
+    ? Omit<E, 'seq'>
+    : never
+  : never;
+
+const CLAIM_COLUMNS = [
+  'rowkey',
+  'id',
+  'account_id',
+  'short_id',
+  'claim',
+  'normalized',
+  'source',
+  'confidence',
+  'version',
+  'status',
+  'created_at',
+  'updated_at',
+] as const;
+
+function toClaim(row: Record<string, unknown>): ClaimRow {
+  return {
+    ...(row as unknown as ClaimRow),
+    rowkey: Number(row.rowkey),
+    confidence: Number(row.confidence),
+    version: Number(row.version),
+  };
+}
+
+export function createLedgerRepo(db: Kysely<Database>, dialect: DialectName) {
+  return {
+    db,
+
+    /** The account's chain head, locked for the rest of `trx` (SQLite writers are already serial). */
+    async lockHead(trx: Transaction<Database>, accountId: string): Promise<LedgerHead> {
+      await trx
+        .insertInto('ledger_heads')
+        .values({ account_id: accountId, seq: 0, state_hash: GENESIS_HASH })
+        .onConflict((oc) => oc.column('account_id').doNothing())
+        .execute();
+      let q = trx
+        .selectFrom('ledger_heads')
+        .select(['seq', 'state_hash'])
+        .where('account_id', '=', accountId);
+      if (dialect === 'postgres') q = q.forUpdate();
+      const head = await q.executeTakeFirstOrThrow();
+      return { seq: Number(head.seq), state_hash: head.state_hash };
+    },
+
+    async head(accountId: string): Promise<LedgerHead> {
+      const head = await db
+        .selectFrom('ledger_heads')
+        .select(['seq', 'state_hash'])
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
+      return head
+        ? { seq: Number(head.seq), state_hash: head.state_hash }
+        : { seq: 0, state_hash: GENESIS_HASH };
+    },
+
+    /** Appends entries after `head` and moves the head; returns the new head and the entries' seqs. */
+    async append(
+      trx: Transaction<Database>,
+      accountId: string,
+      head: LedgerHead,
+      inputs: readonly EntryInput[],
+    ) {
+      let { seq, state_hash } = head;
+      const seqs: number[] = [];
+      for (const input of inputs) {
+        seq += 1;
+        const entry = { ...input, seq } as LedgerEntry;
+        const next = chainHash(state_hash, entry);
+        await trx
+          .insertInto('ledger_entries')
+          .values({
+            account_id: accountId,
+            seq,
+            entry: JSON.stringify(entry),
+            prev_hash: state_hash,
+            state_hash: next,
+          })
+          .execute();
+        state_hash = next;
+        seqs.push(seq);
+      }
+      await trx
+        .updateTable('ledger_heads')
+        .set({ seq, state_hash })
+        .where('account_id', '=', accountId)
+        .execute();
+      return { head: { seq, state_hash }, seqs };
+    },
+
+    async entries(accountId: string, afterSeq: number, limit: number) {
+      const rows = await db
+        .selectFrom('ledger_entries')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('seq', '>', afterSeq)
+        .orderBy('seq')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+    },
+
+    /** Pass `trx` when inside a transaction: SQLite has one connection, and it is the transaction's. */
+    async findActiveByNormalized(
+      accountId: string,
+      normalized: string,
+      trx: Kysely<Database> = db,
+    ): Promise<ClaimRow | undefined> {
+      const row = await trx
+        .selectFrom('claims')
+        .select(CLAIM_COLUMNS)
+        .where('account_id', '=', accountId)
+        .where('normalized', '=', normalized)
+        .where('status', '=', 'active')
+        .executeTakeFirst();
+      return row ? toClaim(row) : undefined;
+    },
+
+    /** A claim of the account by uuid or short id, whatever its status. */
+    async findClaim(accountId: string, ref: string): Promise<ClaimRow | undefined> {
+      const row = await db
+        .selectFrom('claims')
+        .select(CLAIM_COLUMNS)
+        .where('account_id', '=', accountId)
+        .where((eb) => eb.or([eb('id', '=', ref), eb('short_id', '=', ref)]))
+        .executeTakeFirst();
+      return row ? toClaim(row) : undefined;
+    },
+
+    async activeByRowkeys(accountId: string, rowkeys: readonly number[]): Promise<ClaimRow[]> {
+      if (rowkeys.length === 0) return [];
+      const rows = await db
+        .selectFrom('claims')
+        .select(CLAIM_COLUMNS)
+        .where('account_id', '=', accountId)
+        .where('status', '=', 'active')
+        .where('rowkey', 'in', [...rowkeys])
+        .execute();
+      return rows.map(toClaim);
+    },
+
+    async vectorsByRowkeys(rowkeys: readonly number[]): Promise<Map<number, Float32Array>> {
+      if (rowkeys.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('claim_vectors')
+        .select(['rowkey', 'embedding'])
+        .where('rowkey', 'in', [...rowkeys])
+        .execute();
+      return new Map(rows.map((r) => [Number(r.rowkey), bytesToVector(r.embedding)]));
+    },
+
+    async versions(claimId: string) {
+      const rows = await db
+        .selectFrom('claim_versions')
+        .selectAll()
+        .where('claim_id', '=', claimId)
+        .orderBy('version')
+        .execute();
+      return rows.map((r) => ({
+        ...r,
+        version: Number(r.version),
+        confidence: Number(r.confidence),
+        ledger_seq: Number(r.ledger_seq),
+      }));
+    },
+
+    async versionAt(accountId: string, ledgerSeq: number) {
+      return db
+        .selectFrom('claim_versions')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('ledger_seq', '=', ledgerSeq)
+        .executeTakeFirst();
+    },
+
+    async insertClaim(trx: Transaction<Database>, row: Omit<ClaimRow, 'rowkey'>): Promise<number> {
+      const inserted = await trx
+        .insertInto('claims')
+        .values(row)
+        .returning('rowkey')
+        .executeTakeFirstOrThrow();
+      return Number(inserted.rowkey);
+    },
+
+    async updateClaim(
+      trx: Transaction<Database>,
+      id: string,
+      values: Partial<
+        Pick<ClaimRow, 'claim' | 'source' | 'confidence' | 'version' | 'status' | 'updated_at'>
+      >,
+    ): Promise<void> {
+      await trx.updateTable('claims').set(values).where('id', '=', id).execute();
+    },
+
+    async insertVersion(
+      trx: Transaction<Database>,
+      row: {
+        claim_id: string;
+        account_id: string;
+        version: number;
+        claim: string;
+        source: string;
+        confidence: number;
+        created_at: string;
+        ledger_seq: number;
+      },
+    ): Promise<void> {
+      await trx.insertInto('claim_versions').values(row).execute();
+    },
+
+    async putVector(
+      trx: Transaction<Database>,
+      rowkey: number,
+      accountId: string,
+      vector: Float32Array,
+    ): Promise<void> {
+      await trx
+        .insertInto('claim_vectors')
+        .values({ rowkey, account_id: accountId, embedding: vectorToBytes(vector) })
+        .onConflict((oc) => oc.column('rowkey').doUpdateSet({ embedding: vectorToBytes(vector) }))
+        .execute();
+    },
+
+    async deleteVectors(trx: Transaction<Database>, rowkeys: readonly number[]): Promise<void> {
+      if (rowkeys.length === 0) return;
+      await trx
+        .deleteFrom('claim_vectors')
+        .where('rowkey', 'in', [...rowkeys])
+        .execute();
+    },
+
+    async idempotent(accountId: string, key: string) {
+      return db
+        .selectFrom('idempotency_keys')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('key', '=', key)
+        .executeTakeFirst();
+    },
+
+    async rememberIdempotent(
+      trx: Transaction<Database>,
+      row: {
+        account_id: string;
+        key: string;
+        request_hash: string;
+        status_code: number;
+        response: string;
+        created_at: string;
+      },
+    ): Promise<void> {
+      await trx.insertInto('idempotency_keys').values(row).execute();
+    },
+
+    async countActive(accountId?: string): Promise<number> {
+      let q = db
+        .selectFrom('claims')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('status', '=', 'active');
+      if (accountId) q = q.where('account_id', '=', accountId);
+      return Number((await q.executeTakeFirstOrThrow()).n);
+    },
+
+    /** Every active claim in rowkey order, a page at a time (re-indexing). */
+    async activePage(afterRowkey: number, limit: number): Promise<ClaimRow[]> {
+      const rows = await db
+        .selectFrom('claims')
+        .select(CLAIM_COLUMNS)
+        .where('status', '=', 'active')
+        .where('rowkey', '>', afterRowkey)
+        .orderBy('rowkey')
+        .limit(limit)
+        .execute();
+      return rows.map(toClaim);
+    },
+
+    async metaGet(key: string): Promise<string | undefined> {
+      return (await db.selectFrom('meta').select('value').where('key', '=', key).executeTakeFirst())?.value;
+    },
+
+    async metaSet(key: string, value: string): Promise<void> {
+      await db
+        .insertInto('meta')
+        .values({ key, value, updated_at: new Date().toISOString() })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: new Date().toISOString() }))
+        .execute();
+    },
+  };
+}
+
+export type LedgerRepo = ReturnType<typeof createLedgerRepo>;

@@ -1,0 +1,254 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { Errors } from '../../errors.ts';
+import { principalOf } from '../../http/auth.ts';
+import { errorResponses } from '../../http/common-schemas.ts';
+import { once } from './idempotency.ts';
+import type { LedgerRepo } from './repo.ts';
+import {
+  ClaimDetail,
+  ClaimParams,
+  DeleteResponse,
+  LedgerSearchResponse,
+  ProposeBody,
+  ProposeResponse,
+  SearchBody,
+  StateResponse,
+  StoreBody,
+  StoreResponse,
+  VaultSearchResponse,
+  VerifyResponse,
+} from './schemas.ts';
+import type { LedgerService, StoreInput, StoreResult } from './service.ts';
+
+const DEFAULT_TOP_K = 5;
+const writeErrors = { ...errorResponses, 409: Type.Ref('ErrorBody'), 412: Type.Ref('ErrorBody') };
+
+/** `expected_state_hash` from the body or an `If-Match` header (quotes and `W/` tolerated); both must agree. */
+function expectedState(request: FastifyRequest, fromBody: string | undefined): string | undefined {
+  const header = request.headers['if-match'];
+  const fromHeader =
+    typeof header === 'string' ? header.replace(/^W\//, '').replace(/"/g, '').trim() : undefined;
+  if (fromHeader !== undefined && !/^[0-9a-f]{64}$/.test(fromHeader)) {
+    throw Errors.validation('If-Match must be a state hash (64 lower-case hex characters)');
+  }
+  if (fromHeader !== undefined && fromBody !== undefined && fromHeader !== fromBody) {
+    throw Errors.validation('If-Match and expected_state_hash disagree');
+  }
+  return fromBody ?? fromHeader;
+}
+
+function idempotencyKey(request: FastifyRequest): string | undefined {
+  const key = request.headers['idempotency-key'];
+  return typeof key === 'string' ? key : undefined;
+}
+
+export function ledgerRoutes(ledger: LedgerService, repo: LedgerRepo): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    async function store(request: FastifyRequest, route: string, input: StoreInput, body: unknown) {
+      const principal = principalOf(request);
+      const expected = expectedState(request, input.expected_state_hash);
+      return once<StoreResult>(
+        repo,
+        principal.accountId,
+        idempotencyKey(request),
+        { route, body },
+        (remember) =>
+          ledger.store(
+            principal.accountId,
+            principal.keyId,
+            { ...input, ...(expected === undefined ? {} : { expected_state_hash: expected }) },
+            remember ? { remember } : {},
+          ),
+      );
+    }
+
+    app.post(
+      '/v2/vault/store',
+      {
+        schema: {
+          tags: ['Vault'],
+          summary: 'Store a claim: scrubbed, checked for conflicts, embedded, appended to the hash chain',
+          body: StoreBody,
+          response: { 201: StoreResponse, ...writeErrors },
+        },
+      },
+      async (request, reply) => {
+        const { body, replayed } = await store(request, 'vault.store', request.body, request.body);
+        if (replayed) reply.header('idempotent-replayed', 'true');
+        return reply.status(201).send(body);
+      },
+    );
+
+    app.post(
+      '/ledger/propose_state',
+      {
+        schema: {
+          tags: ['Ledger'],
+          summary: 'Commit a claim (short form of /v2/vault/store; ids are short ids)',
+          body: ProposeBody,
+          response: { 201: ProposeResponse, ...writeErrors },
+        },
+      },
+      async (request, reply) => {
+        const { source, ...rest } = request.body;
+        const { body, replayed } = await store(
+          request,
+          'ledger.propose',
+          { ...rest, source: source ?? 'agent' },
+          request.body,
+        );
+        if (replayed) reply.header('idempotent-replayed', 'true');
+        return reply.status(201).send({
+          status: 'committed' as const,
+          vector_stored: true,
+          id: body.short_id,
+          uuid: body.id,
+          version: body.version,
+          conflicts: body.conflicts,
+          state_hash: body.state_hash,
+          scrubbed: body.scrubbed,
+        });
+      },
+    );
+
+    app.post(
+      '/v2/vault/search',
+      {
+        schema: {
+          tags: ['Vault'],
+          summary:
+            'Claims relevant to a query, ranked by relevance × confidence; empty when nothing relevant is known',
+          body: SearchBody,
+          response: { 200: VaultSearchResponse, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const hits = await ledger.search(
+          principalOf(request).accountId,
+          request.body.query,
+          request.body.top_k ?? DEFAULT_TOP_K,
+        );
+        return {
+          results: hits.map((h) => ({
+            id: h.id,
+            claim: h.claim,
+            confidence: h.confidence,
+            source: h.source,
+            version: h.version,
+            relevance: h.relevance,
+            score: h.score,
+            timestamp: h.timestamp,
+          })),
+        };
+      },
+    );
+
+    app.post(
+      '/ledger/semantic_search',
+      {
+        schema: {
+          tags: ['Ledger'],
+          summary: 'Facts relevant to a query (short form of /v2/vault/search)',
+          body: SearchBody,
+          response: { 200: LedgerSearchResponse, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const hits = await ledger.search(
+          principalOf(request).accountId,
+          request.body.query,
+          request.body.top_k ?? DEFAULT_TOP_K,
+        );
+        return {
+          facts: hits.map((h) => ({
+            id: h.short_id,
+            claim: h.claim,
+            confidence: h.confidence,
+            timestamp: h.timestamp,
+          })),
+        };
+      },
+    );
+
+    app.get(
+      '/v2/vault/claims/:id',
+      {
+        schema: {
+          tags: ['Vault'],
+          summary: 'A claim (by uuid or short id) with its version history',
+          params: ClaimParams,
+          response: { 200: ClaimDetail, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { claim, versions } = await ledger.get(principalOf(request).accountId, request.params.id);
+        return {
+          id: claim.id,
+          short_id: claim.short_id,
+          claim: claim.claim,
+          source: claim.source,
+          confidence: claim.confidence,
+          version: claim.version,
+          status: claim.status as 'active' | 'superseded',
+          created_at: claim.created_at,
+          updated_at: claim.updated_at,
+          versions: versions.map((v) => ({
+            version: v.version,
+            claim: v.claim,
+            source: v.source,
+            confidence: v.confidence,
+            created_at: v.created_at,
+          })),
+        };
+      },
+    );
+
+    app.delete(
+      '/v2/vault/claims/:id',
+      {
+        schema: {
+          tags: ['Vault'],
+          summary: 'Delete a claim: it leaves search; the ledger records the deletion',
+          params: ClaimParams,
+          response: { 200: DeleteResponse, ...writeErrors },
+        },
+      },
+      async (request) => {
+        const principal = principalOf(request);
+        const result = await ledger.remove(
+          principal.accountId,
+          principal.keyId,
+          request.params.id,
+          expectedState(request, undefined),
+        );
+        return { success: true as const, state_hash: result.state_hash };
+      },
+    );
+
+    app.get(
+      '/v2/vault/state',
+      {
+        schema: {
+          tags: ['Vault'],
+          summary: "The account's current ledger state hash",
+          response: { 200: StateResponse, ...errorResponses },
+        },
+      },
+      async (request) => ledger.state(principalOf(request).accountId),
+    );
+
+    app.get(
+      '/v2/vault/verify',
+      {
+        schema: {
+          tags: ['Vault'],
+          summary: 'Re-walk the hash chain; names the first entry that does not hold',
+          response: { 200: VerifyResponse, ...errorResponses },
+        },
+      },
+      async (request) => ledger.verify(principalOf(request).accountId),
+    );
+  };
+}

@@ -1,0 +1,136 @@
+import { Type } from 'typebox';
+
+const Confidence = Type.Number({ minimum: 0, maximum: 1, description: 'How sure the source is, in [0, 1]' });
+const ClaimText = Type.String({ minLength: 1, maxLength: 10_000, description: 'The statement' });
+const Source = Type.String({ minLength: 1, maxLength: 1000, description: 'Where the claim comes from' });
+const StateHash = Type.String({ pattern: '^[0-9a-f]{64}$' });
+const OnConflict = Type.Union([Type.Literal('keep'), Type.Literal('reject'), Type.Literal('supersede')], {
+  description:
+    'keep (default): store and report conflicts; reject: 409, nothing stored; supersede: older conflicting claims leave search',
+});
+const TopK = Type.Integer({ minimum: 1, maximum: 100, default: 5 });
+const Query = Type.String({ minLength: 1, maxLength: 2000 });
+
+export const StoreBody = Type.Object(
+  {
+    claim: ClaimText,
+    source: Source,
+    confidence: Confidence,
+    on_conflict: Type.Optional(OnConflict),
+    expected_state_hash: Type.Optional(StateHash),
+  },
+  { additionalProperties: false },
+);
+
+export const ProposeBody = Type.Object(
+  {
+    claim: ClaimText,
+    confidence: Confidence,
+    source: Type.Optional(Source),
+    on_conflict: Type.Optional(OnConflict),
+    expected_state_hash: Type.Optional(StateHash),
+  },
+  { additionalProperties: false },
+);
+
+export const SearchBody = Type.Object(
+  { query: Query, top_k: Type.Optional(TopK) },
+  { additionalProperties: false },
+);
+
+export const ConflictSchema = Type.Object({
+  id: Type.String(),
+  short_id: Type.String(),
+  claim: Type.String(),
+  confidence: Type.Number(),
+  similarity: Type.Number(),
+  kind: Type.String({ description: 'negation | antonym | value_mismatch | entity_mismatch' }),
+  reason: Type.String(),
+});
+
+const Scrubbed = Type.Record(Type.String(), Type.Integer(), {
+  description: 'Personal data replaced before storage, by type and count (never the values)',
+});
+
+export const StoreResponse = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  short_id: Type.String(),
+  version: Type.Integer({ minimum: 1 }),
+  claim: Type.String({ description: 'The claim as stored, after scrubbing' }),
+  conflicts: Type.Array(ConflictSchema),
+  superseded: Type.Array(Type.String()),
+  state_hash: StateHash,
+  scrubbed: Scrubbed,
+});
+
+export const ProposeResponse = Type.Object({
+  status: Type.Literal('committed'),
+  vector_stored: Type.Boolean(),
+  id: Type.String({ description: 'Short id of the claim' }),
+  uuid: Type.String({ format: 'uuid' }),
+  version: Type.Integer({ minimum: 1 }),
+  conflicts: Type.Array(ConflictSchema),
+  state_hash: StateHash,
+  scrubbed: Scrubbed,
+});
+
+export const VaultSearchResponse = Type.Object({
+  results: Type.Array(
+    Type.Object({
+      id: Type.String({ format: 'uuid' }),
+      claim: Type.String(),
+      confidence: Type.Number(),
+      source: Type.String(),
+      version: Type.Integer(),
+      relevance: Type.Number({ description: 'Fused rank relevance in (0, 1]' }),
+      score: Type.Number({ description: 'relevance × confidence, the order of the results' }),
+      timestamp: Type.String({ format: 'date-time' }),
+    }),
+  ),
+});
+
+export const LedgerSearchResponse = Type.Object({
+  facts: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      claim: Type.String(),
+      confidence: Type.Number(),
+      timestamp: Type.String({ format: 'date-time' }),
+    }),
+  ),
+});
+
+export const ClaimParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const ClaimDetail = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  short_id: Type.String(),
+  claim: Type.String(),
+  source: Type.String(),
+  confidence: Type.Number(),
+  version: Type.Integer(),
+  status: Type.Union([Type.Literal('active'), Type.Literal('superseded')]),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+  versions: Type.Array(
+    Type.Object({
+      version: Type.Integer(),
+      claim: Type.String(),
+      source: Type.String(),
+      confidence: Type.Number(),
+      created_at: Type.String({ format: 'date-time' }),
+    }),
+  ),
+});
+
+export const StateResponse = Type.Object({ state_hash: StateHash, entries: Type.Integer({ minimum: 0 }) });
+
+export const DeleteResponse = Type.Object({ success: Type.Literal(true), state_hash: StateHash });
+
+export const VerifyResponse = Type.Object({
+  valid: Type.Boolean(),
+  entries: Type.Integer({ minimum: 0 }),
+  state_hash: Type.Optional(StateHash),
+  first_bad_seq: Type.Optional(Type.Integer()),
+  reason: Type.Optional(Type.String()),
+});

@@ -1,0 +1,456 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import { chainHash, GENESIS_HASH } from '../../db/chain.ts';
+import type { Database } from '../../db/schema.ts';
+import { AppError, Errors } from '../../errors.ts';
+import type { AuditRepo } from '../audit/repo.ts';
+import {
+  checkTextAgainstFacts,
+  conflictCandidateFloor,
+  findConflicts,
+  type TextConflict,
+} from './conflicts.ts';
+import type { Embedder } from './embeddings/embedder.ts';
+import { type PiiType, scrub } from './pii/scrubber.ts';
+import type { ClaimRow, EntryInput, LedgerEntry, LedgerRepo } from './repo.ts';
+import {
+  fuseRankings,
+  type RelevanceFloor,
+  rankByRelevanceAndConfidence,
+  relevanceFloorFor,
+} from './search/hybrid.ts';
+import { lexicalOverlap } from './search/lexical.ts';
+import { CANDIDATES_PER_SIDE } from './search/memory-index.ts';
+import type { FullTextIndex } from './storage/full-text.ts';
+import type { VectorIndex } from './storage/vector-index.ts';
+import { dot } from './storage/vectors.ts';
+
+export type OnConflict = 'keep' | 'reject' | 'supersede';
+
+export interface ReportedConflict {
+  id: string;
+  short_id: string;
+  claim: string;
+  confidence: number;
+  similarity: number;
+  kind: string;
+  reason: string;
+}
+
+export interface StoreInput {
+  claim: string;
+  source: string;
+  confidence: number;
+  on_conflict?: OnConflict;
+  expected_state_hash?: string;
+}
+
+export interface StoreResult {
+  id: string;
+  short_id: string;
+  version: number;
+  claim: string;
+  conflicts: ReportedConflict[];
+  superseded: string[];
+  state_hash: string;
+  scrubbed: Partial<Record<PiiType, number>>;
+  created_at: string;
+}
+
+export interface SearchHit {
+  id: string;
+  short_id: string;
+  claim: string;
+  source: string;
+  confidence: number;
+  version: number;
+  relevance: number;
+  score: number;
+  timestamp: string;
+}
+
+/** How many stored claims most like a new one are checked for contradictions. */
+const CONFLICT_CANDIDATES = 10;
+const SHORT_ID_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Case, spacing, Unicode form and end punctuation do not make a different claim. */
+export function normalizeClaim(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\s.!?;:,]+$/u, '');
+}
+
+function shortId(): string {
+  let id = 'c';
+  for (const byte of randomBytes(11)) id += SHORT_ID_ALPHABET[byte % 62];
+  return id;
+}
+
+/** What was scrubbed from the claim and its source, by type and count (never by value). */
+function scrubbedCounts(...found: Array<Record<PiiType, number>>): Partial<Record<PiiType, number>> {
+  const total: Partial<Record<PiiType, number>> = {};
+  for (const counts of found) {
+    for (const [type, n] of Object.entries(counts) as Array<[PiiType, number]>) {
+      if (n > 0) total[type] = (total[type] ?? 0) + n;
+    }
+  }
+  return total;
+}
+
+export interface LedgerServiceDeps {
+  repo: LedgerRepo;
+  vectors: VectorIndex;
+  fullText: FullTextIndex;
+  /** Resolves once the model is loaded; the local model loads after the server starts listening. */
+  embedder: () => Promise<Embedder>;
+  audit: Pick<AuditRepo, 'appendIn'>;
+  now?: () => Date;
+}
+
+/**
+ * The claim ledger: one hash-chained ledger per account. Vault uuids and ledger short ids name
+ * the same claims. Every write scrubs personal data first, so nothing unscrubbed is stored,
+ * embedded or hashed.
+ */
+export function createLedgerService(deps: LedgerServiceDeps) {
+  const now = deps.now ?? (() => new Date());
+  const { repo } = deps;
+
+  async function embedOne(text: string): Promise<{ vector: Float32Array; embedder: Embedder }> {
+    const embedder = await deps.embedder();
+    const [vector] = await embedder.embed([text]);
+    return { vector: vector!, embedder };
+  }
+
+  function checkDrift(expected: string | undefined, current: string): void {
+    if (expected !== undefined && expected !== current) {
+      throw new AppError('STATE_DRIFT', 'The ledger changed since the expected state: re-read it and retry', {
+        details: { expected_state_hash: expected, state_hash: current },
+      });
+    }
+  }
+
+  /** Removes claims from search (vector and full-text indexes) while their history stays. */
+  async function retire(trx: Transaction<Database>, rowkeys: number[]): Promise<void> {
+    await deps.vectors.remove(trx, rowkeys);
+    await deps.fullText.remove(trx, rowkeys);
+    await repo.deleteVectors(trx, rowkeys);
+  }
+
+  return {
+    async store(
+      accountId: string,
+      actor: string,
+      input: StoreInput,
+      options: { remember?: (trx: Transaction<Database>, result: StoreResult) => Promise<void> } = {},
+    ): Promise<StoreResult> {
+      const claim = scrub(input.claim);
+      const source = scrub(input.source);
+      const text = claim.text.trim();
+      if (text.length === 0) throw Errors.validation('claim is empty');
+      const normalized = normalizeClaim(text);
+      const { vector, embedder } = await embedOne(text);
+
+      // Contradiction candidates: the most similar active claims about the same subject.
+      const existing = await repo.findActiveByNormalized(accountId, normalized);
+      const near = await deps.vectors.nearest(accountId, vector, CONFLICT_CANDIDATES);
+      const floor = conflictCandidateFloor(embedder.id);
+      const nearRows = await repo.activeByRowkeys(
+        accountId,
+        near.filter((n) => n.cosine >= floor && n.rowkey !== existing?.rowkey).map((n) => n.rowkey),
+      );
+      const cosineOf = new Map(near.map((n) => [n.rowkey, n.cosine]));
+      const found = findConflicts(
+        text,
+        nearRows.map((row) => ({
+          id: row.id,
+          text: row.claim,
+          similarity: cosineOf.get(row.rowkey) ?? 0,
+          row,
+        })),
+      );
+      const conflicts: ReportedConflict[] = found.map((f) => ({
+        id: f.claim.row.id,
+        short_id: f.claim.row.short_id,
+        claim: f.claim.row.claim,
+        confidence: f.claim.row.confidence,
+        similarity: Math.round(f.similarity * 1e4) / 1e4,
+        kind: f.kind,
+        reason: f.reason,
+      }));
+      const onConflict = input.on_conflict ?? 'keep';
+      if (onConflict === 'reject' && conflicts.length > 0) {
+        throw new AppError(
+          'CONFLICT_DETECTED',
+          `The claim contradicts ${conflicts.length} stored claim(s); nothing was stored`,
+          {
+            details: { conflicts },
+          },
+        );
+      }
+
+      const at = now().toISOString();
+      return repo.db.transaction().execute(async (trx) => {
+        const head = await repo.lockHead(trx, accountId);
+        checkDrift(input.expected_state_hash, head.state_hash);
+        // Re-read under the lock: a concurrent store of the same claim must become a version of it.
+        const current = await repo.findActiveByNormalized(accountId, normalized, trx);
+        const id = current?.id ?? randomUUID();
+        const short = current?.short_id ?? shortId();
+        const version = (current?.version ?? 0) + 1;
+        const entries: EntryInput[] = [
+          {
+            at,
+            op: 'store',
+            claim_id: id,
+            version,
+            claim: text,
+            source: source.text,
+            confidence: input.confidence,
+          },
+        ];
+        const superseded = onConflict === 'supersede' ? found.map((f) => f.claim.row) : [];
+        for (const old of superseded) entries.push({ at, op: 'supersede', claim_id: old.id, by: id });
+        const { head: next, seqs } = await repo.append(trx, accountId, head, entries);
+
+        let rowkey: number;
+        if (current) {
+          rowkey = current.rowkey;
+          await repo.updateClaim(trx, id, {
+            claim: text,
+            source: source.text,
+            confidence: input.confidence,
+            version,
+            updated_at: at,
+          });
+          await retire(trx, [rowkey]);
+        } else {
+          rowkey = await repo.insertClaim(trx, {
+            id,
+            account_id: accountId,
+            short_id: short,
+            claim: text,
+            normalized,
+            source: source.text,
+            confidence: input.confidence,
+            version,
+            status: 'active',
+            created_at: at,
+            updated_at: at,
+          });
+        }
+        await repo.insertVersion(trx, {
+          claim_id: id,
+          account_id: accountId,
+          version,
+          claim: text,
+          source: source.text,
+          confidence: input.confidence,
+          created_at: at,
+          ledger_seq: seqs[0]!,
+        });
+        await repo.putVector(trx, rowkey, accountId, vector);
+        await deps.vectors.add(trx, [{ rowkey, accountId, vector }]);
+        await deps.fullText.add(trx, [{ rowkey, text }]);
+        for (const old of superseded)
+          await repo.updateClaim(trx, old.id, { status: 'superseded', updated_at: at });
+        await retire(
+          trx,
+          superseded.map((s) => s.rowkey),
+        );
+        await deps.audit.appendIn(trx, [
+          {
+            accountId,
+            actor,
+            action: 'claim.stored',
+            target: id,
+            details: { version, conflicts: conflicts.length },
+            at,
+          },
+          ...superseded.map((s) => ({
+            accountId,
+            actor,
+            action: 'claim.superseded',
+            target: s.id,
+            details: { by: id },
+            at,
+          })),
+        ]);
+        const result: StoreResult = {
+          id,
+          short_id: short,
+          version,
+          claim: text,
+          conflicts,
+          superseded: superseded.map((s) => s.id),
+          state_hash: next.state_hash,
+          scrubbed: scrubbedCounts(claim.found, source.found),
+          created_at: current?.created_at ?? at,
+        };
+        await options.remember?.(trx, result);
+        return result;
+      });
+    },
+
+    /** Relevant active claims, ranked by relevance × confidence; empty when nothing is relevant. */
+    async search(accountId: string, query: string, topK: number): Promise<SearchHit[]> {
+      const scrubbed = scrub(query).text;
+      const { vector, embedder } = await embedOne(scrubbed);
+      const floor: RelevanceFloor = relevanceFloorFor(embedder.id);
+      const [nearest, lexical] = await Promise.all([
+        deps.vectors.nearest(accountId, vector, CANDIDATES_PER_SIDE),
+        deps.fullText.search(accountId, scrubbed, CANDIDATES_PER_SIDE),
+      ]);
+      const rowkeys = [...new Set([...nearest.map((n) => n.rowkey), ...lexical.map((l) => l.rowkey)])];
+      const rows = new Map((await repo.activeByRowkeys(accountId, rowkeys)).map((r) => [r.rowkey, r]));
+      const cosine = new Map(nearest.map((n) => [n.rowkey, n.cosine]));
+      const missing = lexical.map((l) => l.rowkey).filter((r) => !cosine.has(r) && rows.has(r));
+      for (const [r, v] of await repo.vectorsByRowkeys(missing)) cosine.set(r, dot(vector, v));
+      const key = (r: number) => String(r);
+      const fused = fuseRankings(
+        nearest.filter((n) => rows.has(n.rowkey)).map((n) => ({ id: key(n.rowkey), cosine: n.cosine })),
+        lexical.filter((l) => rows.has(l.rowkey)).map((l) => ({ id: key(l.rowkey), score: l.score })),
+        (id) => ({
+          cosine: cosine.get(Number(id)) ?? 0,
+          overlap: lexicalOverlap(scrubbed, rows.get(Number(id))!.claim),
+        }),
+      );
+      const ranked = rankByRelevanceAndConfidence(
+        fused,
+        (id) => rows.get(Number(id))!.confidence,
+        floor,
+        topK,
+      );
+      return ranked.map((hit) => {
+        const row = rows.get(Number(hit.id))!;
+        return {
+          id: row.id,
+          short_id: row.short_id,
+          claim: row.claim,
+          source: row.source,
+          confidence: row.confidence,
+          version: row.version,
+          relevance: Math.round(hit.relevance * 1e4) / 1e4,
+          score: Math.round(hit.score * 1e4) / 1e4,
+          timestamp: row.updated_at,
+        };
+      });
+    },
+
+    async get(accountId: string, ref: string) {
+      const claim = await repo.findClaim(accountId, ref);
+      if (!claim || claim.status === 'deleted') throw Errors.notFound('Claim');
+      const versions = await repo.versions(claim.id);
+      return { claim, versions };
+    },
+
+    async remove(
+      accountId: string,
+      actor: string,
+      ref: string,
+      expectedStateHash?: string,
+    ): Promise<{ state_hash: string }> {
+      const claim = await repo.findClaim(accountId, ref);
+      if (!claim || claim.status === 'deleted') throw Errors.notFound('Claim');
+      const at = now().toISOString();
+      return repo.db.transaction().execute(async (trx) => {
+        const head = await repo.lockHead(trx, accountId);
+        checkDrift(expectedStateHash, head.state_hash);
+        const { head: next } = await repo.append(trx, accountId, head, [
+          { at, op: 'delete', claim_id: claim.id },
+        ]);
+        await repo.updateClaim(trx, claim.id, { status: 'deleted', updated_at: at });
+        if (claim.status === 'active') await retire(trx, [claim.rowkey]);
+        await deps.audit.appendIn(trx, [
+          { accountId, actor, action: 'claim.deleted', target: claim.id, details: {}, at },
+        ]);
+        return { state_hash: next.state_hash };
+      });
+    },
+
+    async state(accountId: string) {
+      const head = await repo.head(accountId);
+      return { state_hash: head.state_hash, entries: head.seq };
+    },
+
+    currentStateHash: async (accountId: string) => (await repo.head(accountId)).state_hash,
+
+    /**
+     * Re-walks the account's chain: every entry must link to the one before and hash to its
+     * stored state hash, and every stored version must say what its entry says. Names the first
+     * entry where either fails.
+     */
+    async verify(accountId: string) {
+      let previous = GENESIS_HASH;
+      let expectedSeq = 1;
+      const pageSize = 1000;
+      const bad = (seq: number, reason: string) => ({
+        valid: false as const,
+        entries: seq - 1,
+        first_bad_seq: seq,
+        reason,
+      });
+      for (;;) {
+        const page = await repo.entries(accountId, expectedSeq - 1, pageSize);
+        for (const row of page) {
+          if (row.seq !== expectedSeq) return bad(expectedSeq, 'an entry is missing');
+          if (row.prev_hash !== previous) return bad(row.seq, 'the entry does not link to the one before it');
+          let entry: LedgerEntry;
+          try {
+            entry = JSON.parse(row.entry) as LedgerEntry;
+          } catch {
+            return bad(row.seq, 'the entry is not valid JSON');
+          }
+          if (entry.seq !== row.seq || chainHash(previous, entry) !== row.state_hash) {
+            return bad(row.seq, 'the entry does not match its state hash');
+          }
+          if (entry.op === 'store') {
+            const version = await repo.versionAt(accountId, row.seq);
+            if (
+              !version ||
+              version.claim_id !== entry.claim_id ||
+              version.claim !== entry.claim ||
+              version.source !== entry.source ||
+              Number(version.confidence) !== entry.confidence ||
+              Number(version.version) !== entry.version
+            ) {
+              return bad(row.seq, 'the stored claim version differs from what the ledger recorded');
+            }
+          }
+          previous = row.state_hash;
+          expectedSeq += 1;
+        }
+        if (page.length < pageSize) break;
+      }
+      const head = await repo.head(accountId);
+      if (head.seq !== expectedSeq - 1 || head.state_hash !== previous) {
+        return bad(expectedSeq, 'entries are missing at the end of the chain');
+      }
+      return { valid: true as const, entries: expectedSeq - 1, state_hash: previous };
+    },
+
+    /** Sentences of `text` that contradict the account's relevant active claims (verdict and judgment engines). */
+    async checkText(accountId: string, text: string): Promise<TextConflict<{ id: string; text: string }>[]> {
+      if ((await repo.head(accountId)).seq === 0) return [];
+      const scrubbed = scrub(text).text;
+      const { vector } = await embedOne(scrubbed);
+      const [nearest, lexical] = await Promise.all([
+        deps.vectors.nearest(accountId, vector, 20),
+        deps.fullText.search(accountId, scrubbed, 20),
+      ]);
+      const rows = await repo.activeByRowkeys(accountId, [
+        ...new Set([...nearest, ...lexical].map((h) => h.rowkey)),
+      ]);
+      return checkTextAgainstFacts(
+        scrubbed,
+        rows.map((r) => ({ id: r.id, text: r.claim })),
+      );
+    },
+  };
+}
+
+export type LedgerService = ReturnType<typeof createLedgerService>;
+export type { ClaimRow };
