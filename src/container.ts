@@ -16,7 +16,7 @@ import { createJudgmentRepo } from './domains/judgment/repo.ts';
 import { createJudgmentService } from './domains/judgment/service.ts';
 import { createVerdictSettingsReader } from './domains/judgment/verdict-settings.ts';
 import { createLedger, textConflictFinding } from './domains/ledger/setup.ts';
-import { findPlan, type Plan } from './domains/plans/catalog.ts';
+import type { Plan } from './domains/plans/catalog.ts';
 import { keyLimitGuard } from './domains/plans/limits.ts';
 import { createPoliciesRepo } from './domains/policies/repo.ts';
 import { createPoliciesService } from './domains/policies/service.ts';
