@@ -134,9 +134,13 @@ function isLookAlike(host: string, settings: EgressSettings): string | undefined
   return undefined;
 }
 
+// Only these can be IP literals (IPv6 always has a colon; IPv4 in any of its decimal, octal or
+// hex forms is digits, dots and x/a-f): other host names skip ipaddr's slower parse.
+const IP_CANDIDATE = /:|^[0-9a-fx.]+$/i;
+
 function ipFinding(literal: string): string | undefined {
   const bare = literal.replace(/^\[|\]$/g, '');
-  if (!ipaddr.isValid(bare)) return undefined;
+  if (!IP_CANDIDATE.test(bare) || !ipaddr.isValid(bare)) return undefined;
   let addr = ipaddr.parse(bare);
   if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) {
     addr = (addr as ipaddr.IPv6).toIPv4Address();

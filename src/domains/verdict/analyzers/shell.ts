@@ -8,6 +8,7 @@ import {
   normalizePath,
   type PathContext,
 } from './paths.ts';
+import { readSimpleScript, type SimpleStatement } from './shell-simple.ts';
 
 // mvdan/sh is the parser behind shfmt. Its GopherJS build (`mvdan-sh`) is synchronous and
 // returns the full syntax tree; the WASM build (`sh-syntax`) instantiates a fresh module per
@@ -181,7 +182,11 @@ function walkCommand(cmd: ShNode | undefined, walk: Walk, stdin?: string): void 
 }
 
 function literalOutput(stmt: ShNode, walk: Walk): string | undefined {
-  const cmd = stmt['Cmd'] as ShNode | undefined;
+  let cmd = stmt['Cmd'] as ShNode | undefined;
+  // `a | b | c` parses as `(a | b) | c`: what c reads is what b prints.
+  while (cmd && nodeType(cmd) === 'BinaryCmd' && PIPE_OPS.has(Number(cmd['Op']))) {
+    cmd = (cmd['Y'] as ShNode | undefined)?.['Cmd'] as ShNode | undefined;
+  }
   if (nodeType(cmd) !== 'CallExpr') return undefined;
   return printedLiteral(list(cmd?.['Args']).map((arg) => wordText(arg, { ...walk, findings: [] })));
 }
@@ -673,12 +678,17 @@ function analyzeScript(script: string, walk: Walk): void {
  */
 const TRIVIAL_SCRIPT = /^[^$`\\(){}<>#\n\r!]*$/;
 
-function parseAndWalk(script: string, walk: Walk): void {
-  if (TRIVIAL_SCRIPT.test(script) && !/"[^"]*'|'[^']*"/.test(script)) {
+function parseAndWalk(script: string, walk: Walk, fastPaths = true): void {
+  if (fastPaths && TRIVIAL_SCRIPT.test(script) && !/"[^"]*'|'[^']*"/.test(script)) {
     walkSplit(script, walk);
     return;
   }
   if (script.length <= PARSE_LIMIT) {
+    const simple = fastPaths ? readSimpleScript(script) : undefined;
+    if (simple !== undefined) {
+      walkSimple(simple, walk);
+      return;
+    }
     let file: ShNode | undefined;
     try {
       file = parser.Parse(script, '');
@@ -692,6 +702,18 @@ function parseAndWalk(script: string, walk: Walk): void {
   }
   walkSplit(script, walk);
   if (/:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&/.test(script)) destructive(walk, 'fork bomb', 'function ":"');
+}
+
+/** The parser walk's steps for a script the linear reader could take, in the same order. */
+function walkSimple(statements: SimpleStatement[], walk: Walk): void {
+  let previous: ShWord[] = [];
+  for (const stmt of statements) {
+    for (const redirect of stmt.redirects) judgeRedirect(redirect, walk);
+    for (const value of stmt.assigns) judgePathsInText(value, walk);
+    if (stmt.words.length > 0)
+      judgeCommand(stmt.words, walk, stmt.piped ? printedLiteral(previous) : undefined);
+    previous = stmt.words;
+  }
 }
 
 const RESERVED_WORDS = new Set([
@@ -784,7 +806,13 @@ export function splitWords(script: string): { words: ShWord[]; pipedIn: boolean 
 /** Findings for a shell.exec command line. */
 export function analyzeShell(
   command: string,
-  options: { egress?: EgressSettings; paths?: PathContext; cwd?: string } = {},
+  options: {
+    egress?: EgressSettings;
+    paths?: PathContext;
+    cwd?: string;
+    /** False sends the top-level script to mvdan/sh even when a linear reader could take it. */
+    fastPaths?: boolean;
+  } = {},
 ): Finding[] {
   const base = options.paths ?? DEFAULT_PATH_CONTEXT;
   const paths = options.cwd ? { ...base, workspace: normalizePath(options.cwd, base) } : base;
@@ -794,6 +822,6 @@ export function analyzeShell(
     depth: 0,
   };
   if (options.cwd) judgePath(options.cwd, walk, false);
-  parseAndWalk(command, walk);
+  parseAndWalk(command, walk, options.fastPaths ?? true);
   return walk.findings;
 }

@@ -1,0 +1,268 @@
+/**
+ * A linear reader for the shell commands agents send most: words, quotes, plain `$VAR` and
+ * `${VAR}` expansions, simple redirections and `|`, `&&`, `||`, `;`, `&` lists. It yields
+ * exactly what the mvdan/sh walk in shell.ts would see for such a script (the differential
+ * test holds the two to that) and gives up, returning undefined, on anything with more
+ * structure: substitutions, subshells, groups, here-documents, escapes, comments, keywords,
+ * declarations. Those go to the real parser.
+ */
+
+export interface SimpleWord {
+  text: string;
+  dynamic: boolean;
+}
+
+export interface SimpleRedirect {
+  kind: 'out' | 'in';
+  target: string;
+}
+
+export interface SimpleStatement {
+  /** Values of leading `NAME=value` assignments. */
+  assigns: string[];
+  words: SimpleWord[];
+  redirects: SimpleRedirect[];
+  /** The statement reads the output of the one before it through a pipe. */
+  piped: boolean;
+}
+
+/** Words that open or shape a compound command, or declare: the parser reads them differently. */
+const STRUCTURAL = new Set([
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'do',
+  'done',
+  'while',
+  'until',
+  'for',
+  'in',
+  'case',
+  'esac',
+  'select',
+  'function',
+  'time',
+  'coproc',
+  '!',
+  '{',
+  '}',
+  '[[',
+  ']]',
+  'export',
+  'declare',
+  'local',
+  'readonly',
+  'typeset',
+  'let',
+  'nameref',
+]);
+const NAME_START = /[A-Za-z_]/;
+const NAME_CHAR = /[A-Za-z0-9_]/;
+const SPECIAL_PARAM = /[?#$!@*\-0-9]/;
+const UNQUOTED_STOP = new Set([' ', '\t', '|', '&', ';', '<', '>']);
+/** Characters that end the fast path wherever they appear outside single quotes. */
+const GIVE_UP = new Set(['(', ')', '`', '\\', '{', '}', '\n', '\r']);
+
+class GiveUp extends Error {}
+
+export function readSimpleScript(script: string): SimpleStatement[] | undefined {
+  try {
+    return new Reader(script).statements();
+  } catch (err) {
+    if (err instanceof GiveUp) return undefined;
+    throw err;
+  }
+}
+
+class Reader {
+  private i = 0;
+
+  constructor(private readonly s: string) {}
+
+  statements(): SimpleStatement[] {
+    const out: SimpleStatement[] = [];
+    let piped = false;
+    for (;;) {
+      this.skipBlanks();
+      if (this.i >= this.s.length) {
+        if (piped) throw new GiveUp();
+        return out;
+      }
+      const stmt = this.statement(piped);
+      out.push(stmt);
+      this.skipBlanks();
+      if (this.i >= this.s.length) return out;
+      const c = this.s[this.i];
+      const next = this.s[this.i + 1];
+      if (c === '|' && next === '|') {
+        this.i += 2;
+        piped = false;
+        this.requireMore();
+      } else if (c === '|') {
+        if (next === '&') throw new GiveUp();
+        this.i += 1;
+        piped = true;
+        this.requireMore();
+      } else if (c === '&' && next === '&') {
+        this.i += 2;
+        piped = false;
+        this.requireMore();
+      } else if (c === ';' || c === '&') {
+        if (next === ';' || next === '&' || next === '|') throw new GiveUp();
+        this.i += 1;
+        piped = false;
+      } else {
+        throw new GiveUp();
+      }
+    }
+  }
+
+  private requireMore(): void {
+    this.skipBlanks();
+    if (this.i >= this.s.length) throw new GiveUp();
+  }
+
+  private statement(piped: boolean): SimpleStatement {
+    const stmt: SimpleStatement = { assigns: [], words: [], redirects: [], piped };
+    for (;;) {
+      this.skipBlanks();
+      if (this.i >= this.s.length) break;
+      const c = this.s[this.i]!;
+      if (c === '|' || c === ';') break;
+      if (c === '&') {
+        if (this.s[this.i + 1] === '>') {
+          this.i += this.s[this.i + 2] === '>' ? 3 : 2;
+          this.redirect(stmt, 'out');
+          continue;
+        }
+        break;
+      }
+      if (c === '>' || c === '<') {
+        this.redirection(stmt);
+        continue;
+      }
+      const start = this.i;
+      const word = this.word();
+      const raw = this.s.slice(start, this.i);
+      // `2>file`: a word of digits glued to a redirection is the descriptor, not an argument.
+      if (/^\d+$/.test(raw) && (this.s[this.i] === '>' || this.s[this.i] === '<')) {
+        this.redirection(stmt);
+        continue;
+      }
+      if (stmt.words.length === 0) {
+        if (/^[A-Za-z_][A-Za-z0-9_]*(?:\+=|\[)/.test(raw)) throw new GiveUp();
+        if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(raw)) {
+          stmt.assigns.push(word.text.slice(word.text.indexOf('=') + 1));
+          continue;
+        }
+        if (STRUCTURAL.has(raw)) throw new GiveUp();
+      }
+      stmt.words.push(word);
+    }
+    if (stmt.words.length === 0 && stmt.assigns.length === 0 && stmt.redirects.length === 0)
+      throw new GiveUp();
+    return stmt;
+  }
+
+  private redirection(stmt: SimpleStatement): void {
+    const c = this.s[this.i]!;
+    const next = this.s[this.i + 1];
+    if (c === '<') {
+      if (next === '<' || next === '>' || next === '&' || next === '(') throw new GiveUp();
+      this.i += 1;
+      this.redirect(stmt, 'in');
+      return;
+    }
+    if (next === '|' || next === '(') throw new GiveUp();
+    if (next === '>') this.i += 2;
+    else if (next === '&') {
+      this.i += 2;
+    } else this.i += 1;
+    this.redirect(stmt, 'out');
+  }
+
+  private redirect(stmt: SimpleStatement, kind: 'out' | 'in'): void {
+    this.skipBlanks();
+    if (this.i >= this.s.length || UNQUOTED_STOP.has(this.s[this.i]!)) throw new GiveUp();
+    const target = this.word().text;
+    // Like the parser walk: `>&2`, `2>&1`, `>&-` (and a file named by digits alone) are not paths.
+    if (kind === 'in' || !/^\d+$|^-$/.test(target)) stmt.redirects.push({ kind, target });
+  }
+
+  private word(): SimpleWord {
+    let text = '';
+    let dynamic = false;
+    const s = this.s;
+    if (s[this.i] === '#') throw new GiveUp();
+    while (this.i < s.length) {
+      const c = s[this.i]!;
+      if (UNQUOTED_STOP.has(c)) break;
+      if (GIVE_UP.has(c) || c === '!') throw new GiveUp();
+      if (c === "'") {
+        const end = s.indexOf("'", this.i + 1);
+        if (end < 0) throw new GiveUp();
+        text += s.slice(this.i + 1, end);
+        this.i = end + 1;
+      } else if (c === '"') {
+        this.i += 1;
+        for (;;) {
+          if (this.i >= s.length) throw new GiveUp();
+          const d = s[this.i]!;
+          if (d === '"') {
+            this.i += 1;
+            break;
+          }
+          if (d === '`' || d === '\\') throw new GiveUp();
+          if (d === '$') {
+            const param = this.param();
+            text += param.text;
+            dynamic ||= param.dynamic;
+          } else {
+            text += d;
+            this.i += 1;
+          }
+        }
+      } else if (c === '$') {
+        const param = this.param();
+        text += param.text;
+        dynamic ||= param.dynamic;
+      } else {
+        text += c;
+        this.i += 1;
+      }
+    }
+    return { text, dynamic };
+  }
+
+  /** `$NAME`, `${NAME}` or a special parameter; the parser's walk writes `$HOME` as `~`. */
+  private param(): SimpleWord {
+    const s = this.s;
+    let name: string;
+    const next = s[this.i + 1] ?? '';
+    if (next === '{') {
+      let j = this.i + 2;
+      if (!NAME_START.test(s[j] ?? '')) throw new GiveUp();
+      while (NAME_CHAR.test(s[j] ?? '')) j++;
+      if (s[j] !== '}') throw new GiveUp();
+      name = s.slice(this.i + 2, j);
+      this.i = j + 1;
+    } else if (NAME_START.test(next)) {
+      let j = this.i + 1;
+      while (NAME_CHAR.test(s[j] ?? '')) j++;
+      name = s.slice(this.i + 1, j);
+      this.i = j;
+    } else if (SPECIAL_PARAM.test(next) && next !== '') {
+      name = next;
+      this.i += 2;
+    } else {
+      throw new GiveUp();
+    }
+    return name === 'HOME' ? { text: '~', dynamic: false } : { text: `$${name}`, dynamic: true };
+  }
+
+  private skipBlanks(): void {
+    while (this.s[this.i] === ' ' || this.s[this.i] === '\t') this.i++;
+  }
+}
