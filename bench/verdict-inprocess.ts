@@ -1,5 +1,6 @@
 // In-process latency of the verdict engine per built-in action, for typical payloads.
 // Usage: npx tsx bench/verdict-inprocess.ts [iterations per payload]
+// Targets for the typical rows (all but shell(struct)): p50 ≤ 50 µs, p99 ≤ 1 ms.
 import { type EvaluateInput, evaluateAction } from '../src/domains/verdict/engine.ts';
 
 const iterations = Number(process.argv[2] ?? 2000);
@@ -23,9 +24,17 @@ const typical: Record<string, EvaluateInput[]> = {
     { action: 'shell.exec', payload: { command: 'npm test -- --run && echo done', cwd: 'app' } },
     { action: 'shell.exec', payload: { command: 'sudo rm -rf / --no-preserve-root' } },
   ],
-  // Expansions and redirections force the full mvdan/sh parse rather than the word splitter.
-  'shell(parsed)': [
+  // Plain `$VAR` expansions, quotes and redirections: the linear reader, no parser.
+  'shell(expand)': [
+    { action: 'shell.exec', payload: { command: 'npm test 2>&1 > "$LOG_DIR/test.log"' } },
     { action: 'shell.exec', payload: { command: 'cat package.json | jq .version > /tmp/version.txt' } },
+    {
+      action: 'shell.exec',
+      payload: { command: 'curl -sS -H "Authorization: Bearer $TOKEN" https://api.github.com/user' },
+    },
+  ],
+  // Real structure (substitutions, loops) goes to mvdan/sh; reported, not one of the typical rows.
+  'shell(struct)': [
     { action: 'shell.exec', payload: { command: 'echo "$(date) build done" >> build.log' } },
     { action: 'shell.exec', payload: { command: 'for f in *.log; do gzip "$f"; done' } },
   ],
@@ -52,6 +61,7 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
+const missed: string[] = [];
 console.log(`iterations per payload: ${iterations}`);
 console.log('action'.padEnd(14), 'p50 µs'.padStart(9), 'p99 µs'.padStart(9), 'max µs'.padStart(9));
 for (const [action, inputs] of Object.entries(typical)) {
@@ -65,10 +75,19 @@ for (const [action, inputs] of Object.entries(typical)) {
     }
   }
   samples.sort((a, b) => a - b);
+  const p50 = percentile(samples, 50);
+  const p99 = percentile(samples, 99);
+  const typicalRow = action !== 'shell(struct)';
+  if (typicalRow && (p50 > 50 || p99 > 1000)) missed.push(action);
   console.log(
     action.padEnd(14),
-    percentile(samples, 50).toFixed(1).padStart(9),
-    percentile(samples, 99).toFixed(1).padStart(9),
+    p50.toFixed(1).padStart(9),
+    p99.toFixed(1).padStart(9),
     (samples[samples.length - 1] ?? 0).toFixed(1).padStart(9),
+    typicalRow ? '' : '(not a typical payload: mvdan/sh parse)',
   );
 }
+console.log(
+  missed.length === 0 ? 'typical rows: within p50 ≤ 50 µs, p99 ≤ 1 ms' : `over target: ${missed.join(', ')}`,
+);
+process.exitCode = missed.length === 0 ? 0 : 1;

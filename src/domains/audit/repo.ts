@@ -13,6 +13,8 @@ export interface AuditEvent {
   at?: string;
 }
 
+const INSERT_CHUNK = 1000;
+
 export type AuditEntry = Omit<AuditLogTable, 'details'> & { details: Record<string, unknown> };
 
 /** What the hash of an entry covers: everything but the hash itself and the row id. */
@@ -73,7 +75,14 @@ export function createAuditRepo(db: Kysely<Database>, dialect: DialectName) {
           rows.push({ ...full, details: JSON.stringify(full.details) });
           hash = next;
         }
-        await trx.insertInto('audit_log').values(rows).execute();
+        // SQLite caps bound variables per statement (32766; 10 per row): a busy second of
+        // buffered verdicts can exceed one statement.
+        for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+          await trx
+            .insertInto('audit_log')
+            .values(rows.slice(i, i + INSERT_CHUNK))
+            .execute();
+        }
         await trx.updateTable('audit_heads').set({ seq, hash }).where('account_id', '=', accountId).execute();
       }
       return written;
