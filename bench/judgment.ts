@@ -34,9 +34,6 @@ const config = loadConfig({
   ARBITER_DATA_DIR: dir,
   ARBITER_LOG_LEVEL: 'warn',
   ARBITER_EMBEDDER: 'hash',
-  // Audit batches are written every 100 ms: one second of /v1/evaluate verdicts at full load is
-  // more rows than SQLite takes in one INSERT (see README "Judgment", known issues).
-  ARBITER_USAGE_FLUSH_MS: '100',
   ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
 });
 const container = await createContainer(config, createLogger(config.logLevel));
