@@ -55,6 +55,26 @@ program
     }
   });
 
+program
+  .command('reindex')
+  .description('Re-embed every stored claim with the configured embedder (after changing ARBITER_EMBEDDER)')
+  .action(async () => {
+    const config = loadConfig();
+    const container = await createContainer(config, createLogger('warn'), { skipEmbedderCheck: true });
+    try {
+      const started = Date.now();
+      const done = await container.ledger.reindex((n) => process.stderr.write(`\rre-embedded ${n} claims`));
+      process.stderr.write('\n');
+      print({
+        reindexed: done,
+        embedder: container.ledger.embedder.id,
+        seconds: (Date.now() - started) / 1000,
+      });
+    } finally {
+      await container.close();
+    }
+  });
+
 const accounts = program.command('accounts').description('Manage accounts');
 accounts
   .command('create')

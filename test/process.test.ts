@@ -1,48 +1,13 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, serve } from './helpers/process.ts';
 
-const BIN = path.resolve('bin/arbiter.js');
 const run = promisify(execFile);
-
-interface Started {
-  child: ChildProcess;
-  url: string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-function serve(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, [BIN, 'serve'], {
-    env: { ...process.env, PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  child.stderr!.on('data', (d) => {
-    stderr += d;
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`not listening after 10 s: ${stdout} ${stderr}`)),
-      10_000,
-    );
-    child.stdout!.on('data', (d) => {
-      stdout += d;
-      const m = /"url":"(http:\/\/[^"]+)","database"/.exec(stdout);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1]!, stderr: () => stderr, exited });
-      }
-    });
-    exited.then((code) => reject(new Error(`exited with ${code}: ${stderr}`)));
-  });
-}
 
 describe('the arbiter process', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-proc-'));
