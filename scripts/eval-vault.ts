@@ -1,19 +1,30 @@
 /**
- * Evaluates the claim ledger's pure core on the development data:
- *   npx tsx scripts/eval-vault.ts [--data DIR] [--embedder local|hash] [--only retrieval,conflicts,pii] [--errors]
+ * Evaluates the claim ledger on the development data:
+ *   npx tsx scripts/eval-vault.ts [--data DIR] [--embedder local|hash] [--storage memory|sqlite|postgres]
+ *     [--only retrieval,conflicts,pii] [--errors]
  * DIR defaults to ../shared/data relative to the repository root. Prints (a) retrieval recall@1/@3
  * and abstention on unrelated queries, (b) contradiction precision/recall per corpus, (c) PII
  * recall/precision per type on the presidio-research synthetic sentences and the presidio tests.
+ * `--storage memory` (the default) ranks with the in-memory reference index; `sqlite` and
+ * `postgres` store every claim through the ledger service and search through it, so the vector
+ * index, FTS5 / tsvector, scrubbing and conflict detection are all on the path. PostgreSQL uses a
+ * scratch database created on TEST_DATABASE_URL (or DATABASE_URL) and dropped afterwards.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { loadConfig } from '../src/config.ts';
+import { createContainer } from '../src/container.ts';
 import { detectConflict } from '../src/domains/ledger/conflicts.ts';
 import { cosine, type Embedder } from '../src/domains/ledger/embeddings/embedder.ts';
 import { createEmbedder } from '../src/domains/ledger/embeddings/factory.ts';
 import { detectPii, type PiiType } from '../src/domains/ledger/pii/scrubber.ts';
 import { relevanceFloorFor } from '../src/domains/ledger/search/hybrid.ts';
 import { InMemoryHybridIndex } from '../src/domains/ledger/search/memory-index.ts';
+import { createLogger } from '../src/logger.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name: string, fallback: string): string => {
@@ -24,31 +35,40 @@ const dataDir = resolve(arg('--data', join(repoRoot, '../shared/data')));
 const embedderKind = arg('--embedder', 'local');
 const only = new Set(arg('--only', 'retrieval,conflicts,pii').split(','));
 const showErrors = process.argv.includes('--errors');
+const storage = arg('--storage', 'memory');
 if (embedderKind !== 'local' && embedderKind !== 'hash') throw new Error('--embedder must be local or hash');
+if (!['memory', 'sqlite', 'postgres'].includes(storage))
+  throw new Error('--storage must be memory, sqlite or postgres');
 
 const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
 const ratio = (a: number, b: number): number => (b === 0 ? Number.NaN : a / b);
 
-async function evalRetrieval(embedder: Embedder): Promise<void> {
-  interface RetrievalData {
-    claims: { id: string; text: string }[];
-    queries: { text: string; relevant_id: string }[];
-    unrelated_queries: { text: string }[];
-  }
-  const data = JSON.parse(readFileSync(join(dataDir, 'vault/retrieval.dev.json'), 'utf8')) as RetrievalData;
-  const floor = relevanceFloorFor(embedder.id);
-  const index = new InMemoryHybridIndex(embedder, floor);
-  const started = performance.now();
-  await index.addAll(data.claims.map((c) => ({ ...c, confidence: 1 })));
-  const queryVectors = await embedder.embed(data.queries.map((q) => q.text));
-  const unrelatedVectors = await embedder.embed(data.unrelated_queries.map((q) => q.text));
-  const embedSeconds = (performance.now() - started) / 1000;
+interface RetrievalData {
+  claims: { id: string; text: string }[];
+  queries: { text: string; relevant_id: string }[];
+  unrelated_queries: { text: string }[];
+}
+
+interface RetrievalOutcome {
+  /** Dataset claim ids of the top 3 results, best first, per answerable query. */
+  answered: string[][];
+  /** Per unrelated query: the top result's text and relevance, or undefined when nothing came back. */
+  unrelated: Array<{ text: string; relevance: number } | undefined>;
+  sentences: number;
+  seconds: number;
+}
+
+function readRetrieval(): RetrievalData {
+  return JSON.parse(readFileSync(join(dataDir, 'vault/retrieval.dev.json'), 'utf8')) as RetrievalData;
+}
+
+function printRetrieval(label: string, data: RetrievalData, outcome: RetrievalOutcome): void {
   let at1 = 0;
   let at3 = 0;
   let empty = 0;
   data.queries.forEach((q, i) => {
-    const hits = index.searchWithVector(q.text, queryVectors[i]!, 3);
-    const rank = hits.findIndex((h) => h.id === q.relevant_id);
+    const hits = outcome.answered[i]!;
+    const rank = hits.indexOf(q.relevant_id);
     if (rank === 0) at1++;
     if (rank >= 0) at3++;
     if (hits.length === 0) empty++;
@@ -56,23 +76,129 @@ async function evalRetrieval(embedder: Embedder): Promise<void> {
   });
   let abstained = 0;
   data.unrelated_queries.forEach((q, i) => {
-    const hits = index.searchWithVector(q.text, unrelatedVectors[i]!, 3);
-    if (hits.length === 0) abstained++;
+    const top = outcome.unrelated[i];
+    if (!top) abstained++;
     else if (showErrors)
-      console.log(`  answered unrelated: ${q.text} -> ${hits[0]!.id} (cos ${hits[0]!.cosine.toFixed(3)})`);
+      console.log(`  answered unrelated: ${q.text} -> ${top.text} (${top.relevance.toFixed(3)})`);
   });
   const n = data.queries.length;
-  console.log(`(a) retrieval, ${embedder.id}, ${data.claims.length} claims, floor ${JSON.stringify(floor)}`);
+  console.log(`(a) retrieval, ${label}, ${data.claims.length} claims`);
   console.log(
     `    recall@1 ${pct(at1 / n)}  recall@3 ${pct(at3 / n)}  (answerable queries: ${n}; answered nothing: ${empty})`,
   );
   console.log(
     `    unrelated queries returning nothing: ${pct(abstained / data.unrelated_queries.length)} of ${data.unrelated_queries.length}`,
   );
-  const sentences = data.claims.length + n + data.unrelated_queries.length;
   console.log(
-    `    embedding: ${sentences} sentences in ${embedSeconds.toFixed(1)} s = ${(sentences / embedSeconds).toFixed(0)} sentences/s`,
+    `    ${outcome.sentences} sentences (claims + queries) in ${outcome.seconds.toFixed(1)} s = ${(outcome.sentences / outcome.seconds).toFixed(0)} sentences/s`,
   );
+}
+
+/** A scratch database for the storage modes, dropped by `drop()`. */
+async function scratchDatabase(kind: 'sqlite' | 'postgres'): Promise<{
+  env: Record<string, string>;
+  drop: () => Promise<void>;
+}> {
+  const dir = mkdtempSync(join(tmpdir(), 'arbiter-eval-'));
+  if (kind === 'sqlite') {
+    return {
+      env: { ARBITER_DATA_DIR: dir },
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
+  if (!adminUrl) throw new Error('--storage postgres needs TEST_DATABASE_URL or DATABASE_URL');
+  const name = `arbiter_eval_${randomBytes(6).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    env: { ARBITER_DATA_DIR: dir, DATABASE_URL: url.toString() },
+    drop: async () => {
+      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Stores every claim through the ledger service (one account, confidence 1) and searches through
+ * it. Stored text can differ from the input (scrubbing), so results map back to dataset ids by the
+ * uuid `store` returned.
+ */
+async function retrievalThroughStorage(kind: 'sqlite' | 'postgres', data: RetrievalData) {
+  const scratch = await scratchDatabase(kind);
+  const container = await createContainer(
+    loadConfig({ ...scratch.env, ARBITER_EMBEDDER: embedderKind }),
+    createLogger('warn'),
+  );
+  try {
+    const { account } = await container.services.accounts.create({
+      email: 'eval@example.com',
+      name: 'eval-vault',
+    });
+    const ledger = container.services.ledger;
+    const started = performance.now();
+    const datasetId = new Map<string, string>();
+    let merged = 0;
+    for (const c of data.claims) {
+      const stored = await ledger.store(account.id, 'eval', { claim: c.text, source: 'sts', confidence: 1 });
+      if (datasetId.has(stored.id)) merged++;
+      datasetId.set(stored.id, c.id);
+    }
+    const answered: string[][] = [];
+    for (const q of data.queries) {
+      const hits = await ledger.search(account.id, q.text, 3);
+      answered.push(hits.map((h) => datasetId.get(h.id) ?? h.id));
+    }
+    const unrelated: RetrievalOutcome['unrelated'] = [];
+    for (const q of data.unrelated_queries) {
+      const [top] = await ledger.search(account.id, q.text, 3);
+      unrelated.push(top && { text: top.claim, relevance: top.relevance });
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const label = `${kind} (${container.ledger.vectors.kind}), ${container.ledger.embedder.id}, floor ${JSON.stringify(relevanceFloorFor(container.ledger.embedder.id))}`;
+    if (merged > 0) console.log(`    note: ${merged} claims normalised to an already stored claim`);
+    const sentences = data.claims.length + data.queries.length + data.unrelated_queries.length;
+    return { label, outcome: { answered, unrelated, sentences, seconds } };
+  } finally {
+    await container.close();
+    await scratch.drop();
+  }
+}
+
+async function evalRetrievalInMemory(embedder: Embedder): Promise<void> {
+  const data = readRetrieval();
+  const floor = relevanceFloorFor(embedder.id);
+  const index = new InMemoryHybridIndex(embedder, floor);
+  const started = performance.now();
+  await index.addAll(data.claims.map((c) => ({ ...c, confidence: 1 })));
+  const queryVectors = await embedder.embed(data.queries.map((q) => q.text));
+  const unrelatedVectors = await embedder.embed(data.unrelated_queries.map((q) => q.text));
+  const seconds = (performance.now() - started) / 1000;
+  const answered = data.queries.map((q, i) =>
+    index.searchWithVector(q.text, queryVectors[i]!, 3).map((h) => h.id),
+  );
+  const unrelated = data.unrelated_queries.map((q, i) => {
+    const [top] = index.searchWithVector(q.text, unrelatedVectors[i]!, 3);
+    return top && { text: data.claims.find((c) => c.id === top.id)!.text, relevance: top.cosine };
+  });
+  const sentences = data.claims.length + data.queries.length + data.unrelated_queries.length;
+  printRetrieval(`memory, ${embedder.id}, floor ${JSON.stringify(floor)}`, data, {
+    answered,
+    unrelated,
+    sentences,
+    seconds,
+  });
 }
 
 async function evalConflicts(embedder: Embedder): Promise<void> {
@@ -209,9 +335,16 @@ function evalPresidioTests(): void {
   }
 }
 
-const needsEmbedder = only.has('retrieval') || only.has('conflicts');
+const needsEmbedder = (only.has('retrieval') && storage === 'memory') || only.has('conflicts');
 const embedder = needsEmbedder ? await createEmbedder({ kind: embedderKind }) : undefined;
 console.log(`data: ${dataDir}`);
-if (only.has('retrieval')) await evalRetrieval(embedder!);
+if (only.has('retrieval')) {
+  if (storage === 'memory') await evalRetrievalInMemory(embedder!);
+  else {
+    const data = readRetrieval();
+    const { label, outcome } = await retrievalThroughStorage(storage as 'sqlite' | 'postgres', data);
+    printRetrieval(label, data, outcome);
+  }
+}
 if (only.has('conflicts')) await evalConflicts(embedder!);
 if (only.has('pii')) evalPii();
