@@ -12,7 +12,7 @@ import {
 } from './conflicts.ts';
 import type { Embedder } from './embeddings/embedder.ts';
 import { type PiiType, scrub } from './pii/scrubber.ts';
-import type { ClaimRow, EntryInput, LedgerEntry, LedgerRepo } from './repo.ts';
+import type { ClaimRow, EntryInput, LedgerEntry, LedgerHead, LedgerRepo } from './repo.ts';
 import {
   fuseRankings,
   type RelevanceFloor,
@@ -67,6 +67,20 @@ export interface SearchHit {
   relevance: number;
   score: number;
   timestamp: string;
+}
+
+type AuditEvents = Parameters<AuditRepo['appendIn']>[1][number][];
+
+function nonZeroDimensions(v: Float32Array): Int32Array {
+  const out: number[] = [];
+  for (let d = 0; d < v.length; d++) if (v[d] !== 0) out.push(d);
+  return Int32Array.from(out);
+}
+
+function sparseDot(a: Float32Array, nonZeroOfA: Int32Array, b: Float32Array): number {
+  let s = 0;
+  for (const d of nonZeroOfA) s += a[d]! * b[d]!;
+  return s;
 }
 
 /** How many stored claims most like a new one are checked for contradictions. */
@@ -140,6 +154,220 @@ export function createLedgerService(deps: LedgerServiceDeps) {
     await repo.deleteVectors(trx, rowkeys);
   }
 
+  interface Prepared {
+    input: StoreInput;
+    text: string;
+    normalized: string;
+    source: string;
+    scrubbed: Partial<Record<PiiType, number>>;
+    vector: Float32Array;
+  }
+
+  /** Scrubs before anything else sees the text, then embeds the scrubbed claims in one call. */
+  async function prepare(
+    inputs: readonly StoreInput[],
+  ): Promise<{ prepared: Prepared[]; embedder: Embedder }> {
+    const scrubbed = inputs.map((input, i) => {
+      const claim = scrub(input.claim);
+      const source = scrub(input.source);
+      const text = claim.text.trim();
+      if (text.length === 0) {
+        throw Errors.validation(inputs.length === 1 ? 'claim is empty' : `claims[${i}].claim is empty`);
+      }
+      return {
+        input,
+        text,
+        normalized: normalizeClaim(text),
+        source: source.text,
+        scrubbed: scrubbedCounts(claim.found, source.found),
+      };
+    });
+    const embedder = await deps.embedder();
+    const vectors = await embedder.embed(scrubbed.map((p) => p.text));
+    return { prepared: scrubbed.map((p, i) => ({ ...p, vector: vectors[i]! })), embedder };
+  }
+
+  interface Candidate {
+    row: ClaimRow;
+    cosine: number;
+  }
+
+  /** The stored claims most like a new one, above the embedder's gate, checked for contradictions. */
+  function conflictsAmong(text: string, candidates: readonly Candidate[], floor: number) {
+    const found = findConflicts(
+      text,
+      [...candidates]
+        .filter((c) => c.cosine >= floor)
+        .sort((a, b) => b.cosine - a.cosine || a.row.rowkey - b.row.rowkey)
+        .slice(0, CONFLICT_CANDIDATES)
+        .map((c) => ({ id: c.row.id, text: c.row.claim, similarity: c.cosine, row: c.row })),
+    );
+    const conflicts: ReportedConflict[] = found.map((f) => ({
+      id: f.claim.row.id,
+      short_id: f.claim.row.short_id,
+      claim: f.claim.row.claim,
+      confidence: f.claim.row.confidence,
+      similarity: Math.round(f.similarity * 1e4) / 1e4,
+      kind: f.kind,
+      reason: f.reason,
+    }));
+    return { found, conflicts };
+  }
+
+  function rejectIfConflicting(onConflict: OnConflict, conflicts: ReportedConflict[], item?: number): void {
+    if (onConflict === 'reject' && conflicts.length > 0) {
+      throw new AppError(
+        'CONFLICT_DETECTED',
+        item === undefined
+          ? `The claim contradicts ${conflicts.length} stored claim(s); nothing was stored`
+          : `claims[${item}] contradicts ${conflicts.length} stored claim(s); nothing was stored`,
+        { details: item === undefined ? { conflicts } : { item, conflicts } },
+      );
+    }
+  }
+
+  /** Committed active claims nearest each vector (k-NN outside any transaction), as rows with their cosine. */
+  async function committedCandidates(
+    accountId: string,
+    vectors: readonly Float32Array[],
+  ): Promise<Candidate[][]> {
+    const near = [];
+    for (const v of vectors) near.push(await deps.vectors.nearest(accountId, v, CONFLICT_CANDIDATES));
+    const rows = new Map(
+      (await repo.activeByRowkeys(accountId, [...new Set(near.flat().map((n) => n.rowkey))])).map((r) => [
+        r.rowkey,
+        r,
+      ]),
+    );
+    return near.map((hits) =>
+      hits.flatMap((h) => {
+        const row = rows.get(h.rowkey);
+        return row ? [{ row, cosine: h.cosine }] : [];
+      }),
+    );
+  }
+
+  /**
+   * Appends one claim after `head` inside the caller's transaction: ledger entries, claim row or
+   * new version, vector and full-text index, superseded claims. Returns the new head and the audit
+   * events for the caller to append (once per transaction).
+   */
+  async function write(
+    trx: Transaction<Database>,
+    accountId: string,
+    actor: string,
+    head: LedgerHead,
+    p: Prepared,
+    current: ClaimRow | undefined,
+    superseded: readonly ClaimRow[],
+    conflicts: readonly ReportedConflict[],
+    at: string,
+  ): Promise<{ head: LedgerHead; result: StoreResult; row: ClaimRow; audit: AuditEvents }> {
+    const id = current?.id ?? randomUUID();
+    const short = current?.short_id ?? shortId();
+    const version = (current?.version ?? 0) + 1;
+    const { input, text } = p;
+    const entries: EntryInput[] = [
+      { at, op: 'store', claim_id: id, version, claim: text, source: p.source, confidence: input.confidence },
+    ];
+    for (const old of superseded) entries.push({ at, op: 'supersede', claim_id: old.id, by: id });
+    const { head: next, seqs } = await repo.append(trx, accountId, head, entries);
+
+    let rowkey: number;
+    if (current) {
+      rowkey = current.rowkey;
+      await repo.updateClaim(trx, id, {
+        claim: text,
+        source: p.source,
+        confidence: input.confidence,
+        version,
+        updated_at: at,
+      });
+      await retire(trx, [rowkey]);
+    } else {
+      rowkey = await repo.insertClaim(trx, {
+        id,
+        account_id: accountId,
+        short_id: short,
+        claim: text,
+        normalized: p.normalized,
+        source: p.source,
+        confidence: input.confidence,
+        version,
+        status: 'active',
+        created_at: at,
+        updated_at: at,
+      });
+    }
+    await repo.insertVersion(trx, {
+      claim_id: id,
+      account_id: accountId,
+      version,
+      claim: text,
+      source: p.source,
+      confidence: input.confidence,
+      created_at: at,
+      ledger_seq: seqs[0]!,
+    });
+    await repo.putVector(trx, rowkey, accountId, p.vector);
+    await deps.vectors.add(trx, [{ rowkey, accountId, vector: p.vector }]);
+    await deps.fullText.add(trx, [{ rowkey, text }]);
+    for (const old of superseded)
+      await repo.updateClaim(trx, old.id, { status: 'superseded', updated_at: at });
+    await retire(
+      trx,
+      superseded.map((s) => s.rowkey),
+    );
+    const audit: AuditEvents = [
+      {
+        accountId,
+        actor,
+        action: 'claim.stored',
+        target: id,
+        details: { version, conflicts: conflicts.length },
+        at,
+      },
+      ...superseded.map((s) => ({
+        accountId,
+        actor,
+        action: 'claim.superseded',
+        target: s.id,
+        details: { by: id },
+        at,
+      })),
+    ];
+    const createdAt = current?.created_at ?? at;
+    return {
+      head: next,
+      audit,
+      result: {
+        id,
+        short_id: short,
+        version,
+        claim: text,
+        conflicts: [...conflicts],
+        superseded: superseded.map((s) => s.id),
+        state_hash: next.state_hash,
+        scrubbed: p.scrubbed,
+        created_at: createdAt,
+      },
+      row: {
+        rowkey,
+        id,
+        account_id: accountId,
+        short_id: short,
+        claim: text,
+        normalized: p.normalized,
+        source: p.source,
+        confidence: input.confidence,
+        version,
+        status: 'active',
+        created_at: createdAt,
+        updated_at: at,
+      },
+    };
+  }
+
   return {
     async store(
       accountId: string,
@@ -147,50 +375,22 @@ export function createLedgerService(deps: LedgerServiceDeps) {
       input: StoreInput,
       options: { remember?: (trx: Transaction<Database>, result: StoreResult) => Promise<void> } = {},
     ): Promise<StoreResult> {
-      const claim = scrub(input.claim);
-      const source = scrub(input.source);
-      const text = claim.text.trim();
-      if (text.length === 0) throw Errors.validation('claim is empty');
-      const normalized = normalizeClaim(text);
-      const { vector, embedder } = await embedOne(text);
+      const {
+        prepared: [p],
+        embedder,
+      } = await prepare([input]);
+      const { text, normalized, vector } = p!;
 
       // Contradiction candidates: the most similar active claims about the same subject.
       const existing = await repo.findActiveByNormalized(accountId, normalized);
-      const near = await deps.vectors.nearest(accountId, vector, CONFLICT_CANDIDATES);
-      const floor = conflictCandidateFloor(embedder.id);
-      const nearRows = await repo.activeByRowkeys(
-        accountId,
-        near.filter((n) => n.cosine >= floor && n.rowkey !== existing?.rowkey).map((n) => n.rowkey),
-      );
-      const cosineOf = new Map(near.map((n) => [n.rowkey, n.cosine]));
-      const found = findConflicts(
+      const [near] = await committedCandidates(accountId, [vector]);
+      const { found, conflicts } = conflictsAmong(
         text,
-        nearRows.map((row) => ({
-          id: row.id,
-          text: row.claim,
-          similarity: cosineOf.get(row.rowkey) ?? 0,
-          row,
-        })),
+        near!.filter((c) => c.row.rowkey !== existing?.rowkey),
+        conflictCandidateFloor(embedder.id),
       );
-      const conflicts: ReportedConflict[] = found.map((f) => ({
-        id: f.claim.row.id,
-        short_id: f.claim.row.short_id,
-        claim: f.claim.row.claim,
-        confidence: f.claim.row.confidence,
-        similarity: Math.round(f.similarity * 1e4) / 1e4,
-        kind: f.kind,
-        reason: f.reason,
-      }));
       const onConflict = input.on_conflict ?? 'keep';
-      if (onConflict === 'reject' && conflicts.length > 0) {
-        throw new AppError(
-          'CONFLICT_DETECTED',
-          `The claim contradicts ${conflicts.length} stored claim(s); nothing was stored`,
-          {
-            details: { conflicts },
-          },
-        );
-      }
+      rejectIfConflicting(onConflict, conflicts);
 
       const at = now().toISOString();
       return repo.db.transaction().execute(async (trx) => {
@@ -198,100 +398,78 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         checkDrift(input.expected_state_hash, head.state_hash);
         // Re-read under the lock: a concurrent store of the same claim must become a version of it.
         const current = await repo.findActiveByNormalized(accountId, normalized, trx);
-        const id = current?.id ?? randomUUID();
-        const short = current?.short_id ?? shortId();
-        const version = (current?.version ?? 0) + 1;
-        const entries: EntryInput[] = [
-          {
-            at,
-            op: 'store',
-            claim_id: id,
-            version,
-            claim: text,
-            source: source.text,
-            confidence: input.confidence,
-          },
-        ];
         const superseded = onConflict === 'supersede' ? found.map((f) => f.claim.row) : [];
-        for (const old of superseded) entries.push({ at, op: 'supersede', claim_id: old.id, by: id });
-        const { head: next, seqs } = await repo.append(trx, accountId, head, entries);
-
-        let rowkey: number;
-        if (current) {
-          rowkey = current.rowkey;
-          await repo.updateClaim(trx, id, {
-            claim: text,
-            source: source.text,
-            confidence: input.confidence,
-            version,
-            updated_at: at,
-          });
-          await retire(trx, [rowkey]);
-        } else {
-          rowkey = await repo.insertClaim(trx, {
-            id,
-            account_id: accountId,
-            short_id: short,
-            claim: text,
-            normalized,
-            source: source.text,
-            confidence: input.confidence,
-            version,
-            status: 'active',
-            created_at: at,
-            updated_at: at,
-          });
-        }
-        await repo.insertVersion(trx, {
-          claim_id: id,
-          account_id: accountId,
-          version,
-          claim: text,
-          source: source.text,
-          confidence: input.confidence,
-          created_at: at,
-          ledger_seq: seqs[0]!,
-        });
-        await repo.putVector(trx, rowkey, accountId, vector);
-        await deps.vectors.add(trx, [{ rowkey, accountId, vector }]);
-        await deps.fullText.add(trx, [{ rowkey, text }]);
-        for (const old of superseded)
-          await repo.updateClaim(trx, old.id, { status: 'superseded', updated_at: at });
-        await retire(
+        const { result, audit } = await write(
           trx,
-          superseded.map((s) => s.rowkey),
-        );
-        await deps.audit.appendIn(trx, [
-          {
-            accountId,
-            actor,
-            action: 'claim.stored',
-            target: id,
-            details: { version, conflicts: conflicts.length },
-            at,
-          },
-          ...superseded.map((s) => ({
-            accountId,
-            actor,
-            action: 'claim.superseded',
-            target: s.id,
-            details: { by: id },
-            at,
-          })),
-        ]);
-        const result: StoreResult = {
-          id,
-          short_id: short,
-          version,
-          claim: text,
+          accountId,
+          actor,
+          head,
+          p!,
+          current,
+          superseded,
           conflicts,
-          superseded: superseded.map((s) => s.id),
-          state_hash: next.state_hash,
-          scrubbed: scrubbedCounts(claim.found, source.found),
-          created_at: current?.created_at ?? at,
-        };
+          at,
+        );
+        await deps.audit.appendIn(trx, audit);
         await options.remember?.(trx, result);
         return result;
+      });
+    },
+
+    /**
+     * Stores claims in order in one transaction: each is scrubbed, checked for contradictions
+     * (against the stored claims and the batch's earlier claims), and chained like `store` does
+     * it, but the commit, the lock and the embedding are paid once per batch. All or nothing: a
+     * claim refused by `on_conflict: reject` (409 naming its index) or a stale
+     * `expected_state_hash` stores none of them.
+     */
+    async storeMany(
+      accountId: string,
+      actor: string,
+      inputs: readonly StoreInput[],
+      options: { expected_state_hash?: string } = {},
+    ): Promise<StoreResult[]> {
+      if (inputs.length === 0) return [];
+      const { prepared, embedder } = await prepare(inputs);
+      const floor = conflictCandidateFloor(embedder.id);
+      const committed = await committedCandidates(
+        accountId,
+        prepared.map((p) => p.vector),
+      );
+      const at = now().toISOString();
+      return repo.db.transaction().execute(async (trx) => {
+        let head = await repo.lockHead(trx, accountId);
+        checkDrift(options.expected_state_hash, head.state_hash);
+        // Claims written (or rewritten) by this batch, and claims it took out of search.
+        const written = new Map<number, { row: ClaimRow; vector: Float32Array }>();
+        const retired = new Set<number>();
+        const results: StoreResult[] = [];
+        const audit: AuditEvents = [];
+        for (let i = 0; i < prepared.length; i++) {
+          const p = prepared[i]!;
+          const current = await repo.findActiveByNormalized(accountId, p.normalized, trx);
+          // Only the claim's non-zero components can contribute (most, for the sparse hash embedder).
+          const nonZero = nonZeroDimensions(p.vector);
+          const candidates: Candidate[] = [
+            ...committed[i]!.filter((c) => !written.has(c.row.rowkey)),
+            ...[...written.values()].map((w) => ({
+              row: w.row,
+              cosine: sparseDot(p.vector, nonZero, w.vector),
+            })),
+          ].filter((c) => !retired.has(c.row.rowkey) && c.row.rowkey !== current?.rowkey);
+          const { found, conflicts } = conflictsAmong(p.text, candidates, floor);
+          const onConflict = p.input.on_conflict ?? 'keep';
+          rejectIfConflicting(onConflict, conflicts, i);
+          const superseded = onConflict === 'supersede' ? found.map((f) => f.claim.row) : [];
+          const done = await write(trx, accountId, actor, head, p, current, superseded, conflicts, at);
+          head = done.head;
+          written.set(done.row.rowkey, { row: done.row, vector: p.vector });
+          for (const s of superseded) retired.add(s.rowkey);
+          results.push(done.result);
+          audit.push(...done.audit);
+        }
+        await deps.audit.appendIn(trx, audit);
+        return results;
       });
     },
 

@@ -75,9 +75,9 @@ export async function createLedger(deps: {
   skipEmbedderCheck?: boolean;
 }) {
   const repo = createLedgerRepo(deps.db.kysely, deps.db.dialect);
-  const vectors = await createVectorIndex(deps.db);
-  const fullText = createFullTextIndex(deps.db);
   const embedder = await createEmbedder(embedderConfig(deps.config.embedder));
+  const vectors = await createVectorIndex(deps.db, embedder);
+  const fullText = createFullTextIndex(deps.db);
   if (!deps.skipEmbedderCheck) await checkEmbedder(repo, embedder, vectors);
   deps.logger.info(
     { embedder: embedder.id, dimension: embedder.dimension, vectors: vectors.kind },

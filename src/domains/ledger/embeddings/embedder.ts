@@ -6,6 +6,8 @@ export interface Embedder {
   /** Model name, recorded with the index so a different model is never mixed into it. */
   readonly id: string;
   readonly dimension: number;
+  /** Most components are zero (feature hashing): a vector index can skip them and stay exact. */
+  readonly sparse?: boolean;
   /** One vector per input, in input order. */
   embed(texts: string[]): Promise<Float32Array[]>;
 }

@@ -38,6 +38,7 @@ const TRIGRAM_WEIGHT = 0.25;
 
 export class HashEmbedder implements Embedder {
   readonly id: string;
+  readonly sparse = true;
 
   constructor(readonly dimension = 512) {
     this.id = `hash-v1-${dimension}`;

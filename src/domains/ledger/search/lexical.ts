@@ -37,6 +37,11 @@ function undouble(w: string): string {
   return last && last === w[w.length - 2] && !'lsz'.includes(last) ? w.slice(0, -1) : w;
 }
 
+/** Words BM25 here ignores; the storage full-text queries leave them out too. */
+export function isStopword(word: string): boolean {
+  return STOPWORDS.has(word);
+}
+
 export function contentTerms(text: string): string[] {
   return normaliseWords(text)
     .filter((w) => !STOPWORDS.has(w))

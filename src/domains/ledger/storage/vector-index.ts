@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Db } from '../../../db/database.ts';
 import type { Database } from '../../../db/schema.ts';
+import { sparseScanIndex } from './sparse-scan.ts';
 import { bytesToVector, dot } from './vectors.ts';
 
 export interface NearestHit {
@@ -14,7 +15,7 @@ export interface NearestHit {
  * `claim_vectors` is the system of record; an adapter may keep its own copy (vec0, pgvector).
  */
 export interface VectorIndex {
-  readonly kind: 'sqlite-vec' | 'pgvector' | 'exact-scan';
+  readonly kind: 'sqlite-vec' | 'pgvector' | 'exact-scan' | 'sparse-scan';
   /** Creates the adapter's structures for this dimension (idempotent). */
   init(dimension: number): Promise<void>;
   add(
@@ -182,8 +183,12 @@ export function exactScanIndex(db: Db, options: { maxCachedAccounts?: number } =
   };
 }
 
-/** The best index the database offers: sqlite-vec on SQLite, pgvector where installed, else an exact scan. */
-export async function createVectorIndex(db: Db): Promise<VectorIndex> {
+/**
+ * The best index for the database and the embedder: posting lists for sparse embeddings on either
+ * database; for dense ones sqlite-vec on SQLite, pgvector where installed, else an exact scan.
+ */
+export async function createVectorIndex(db: Db, embedder: { sparse?: boolean } = {}): Promise<VectorIndex> {
+  if (embedder.sparse) return sparseScanIndex(db);
   if (db.dialect === 'sqlite') return sqliteVecIndex(db);
   const available = await sql<{
     n: number;

@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, freshDatabase, type TestDatabase } from '../../../../test/helpers/databases.ts';
+import { type Db, migrateToLatest, openDatabase } from '../../../db/database.ts';
+import { createAuditRepo } from '../../audit/repo.ts';
+import { HashEmbedder } from '../embeddings/hash.ts';
+import { createLedgerRepo } from '../repo.ts';
+import { createLedgerService, type LedgerService } from '../service.ts';
+import { createFullTextIndex, MAX_TERM_CLAIMS, selectiveTerms } from './full-text.ts';
+import { sparseScanIndex } from './sparse-scan.ts';
+import { createVectorIndex, type VectorIndex } from './vector-index.ts';
+import { bytesToVector, dot } from './vectors.ts';
+
+const SUBJECTS = [
+  'The billing API',
+  'The Berlin office',
+  'Nightly backups',
+  'The staging cluster',
+  'The VPN',
+];
+const PREDICATES = ['runs on Kubernetes', 'is closed on Sundays', 'has 12 nodes', 'needs a hardware token'];
+const QUERIES = [
+  'backups on Kubernetes',
+  'office closed Sunday',
+  'staging cluster nodes',
+  'hardware token VPN',
+];
+
+describe.each(DIALECTS)('sparse posting-list index and bulk store on %s', (dialect) => {
+  let tdb: TestDatabase;
+  let db: Db;
+  const embedder = new HashEmbedder(256);
+  /** Two instances over one database: `other` only ever reads, so it learns writes from the ledger. */
+  let vectors: VectorIndex;
+  let other: VectorIndex;
+  let ledger: LedgerService;
+
+  beforeAll(async () => {
+    tdb = await freshDatabase(dialect);
+    db = openDatabase(tdb.database);
+    await migrateToLatest(db);
+    vectors = await createVectorIndex(db, embedder);
+    other = sparseScanIndex(db);
+    ledger = createLedgerService({
+      repo: createLedgerRepo(db.kysely, db.dialect),
+      vectors,
+      fullText: createFullTextIndex(db),
+      embedder: async () => embedder,
+      audit: createAuditRepo(db.kysely, db.dialect),
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await db.close();
+    await tdb.drop();
+  });
+
+  async function expectBruteForce(index: VectorIndex, account: string): Promise<void> {
+    const rows = await db.kysely
+      .selectFrom('claim_vectors')
+      .select(['rowkey', 'embedding'])
+      .where('account_id', '=', account)
+      .execute();
+    for (const query of QUERIES) {
+      const [q] = await embedder.embed([query]);
+      const brute = rows
+        .map((r) => ({ rowkey: Number(r.rowkey), cosine: dot(q!, bytesToVector(r.embedding)) }))
+        .sort((a, b) => b.cosine - a.cosine || a.rowkey - b.rowkey)
+        .slice(0, 7);
+      // Same additions in the same order as `dot`: identical numbers, not just close ones.
+      expect(await index.nearest(account, q!, 7)).toEqual(brute);
+    }
+  }
+
+  it('is chosen for sparse embedders', () => {
+    expect(vectors.kind).toBe('sparse-scan');
+  });
+
+  it('stores a batch in order, chained, with the batch checked against itself', async () => {
+    await other.nearest('acct-a', (await embedder.embed(['warm the cache empty']))[0]!, 3);
+    const claims = SUBJECTS.flatMap((s) => PREDICATES.map((p) => `${s} ${p} (acct-a).`));
+    const results = await ledger.storeMany('acct-a', 'k', [
+      ...claims.map((claim) => ({ claim, source: 'test', confidence: 0.8 })),
+      { claim: 'The staging cluster has 14 nodes (acct-a).', source: 'test', confidence: 0.9 },
+      { claim: 'the billing api runs on kubernetes (acct-a)', source: 'mail bob@example.com', confidence: 1 },
+    ]);
+    expect(results).toHaveLength(claims.length + 2);
+    expect(results.map((r) => r.claim).slice(0, claims.length)).toEqual(claims);
+    const nodes = results[claims.indexOf('The staging cluster has 12 nodes (acct-a).')]!;
+    expect(results[claims.length]!.conflicts.map((c) => c.id)).toEqual([nodes.id]);
+    // A repeated claim in the same batch is a new version of the first, scrubbed like `store` does.
+    expect(results[claims.length + 1]).toMatchObject({
+      id: results[0]!.id,
+      version: 2,
+      scrubbed: { EMAIL: 1 },
+    });
+    expect(await ledger.verify('acct-a')).toMatchObject({ valid: true, entries: claims.length + 2 });
+    await expectBruteForce(vectors, 'acct-a');
+    await expectBruteForce(other, 'acct-a');
+  });
+
+  it('stores nothing of a batch when one claim is refused', async () => {
+    const before = await ledger.state('acct-a');
+    await expect(
+      ledger.storeMany('acct-a', 'k', [
+        { claim: 'The VPN is down for maintenance (acct-a).', source: 'test', confidence: 1 },
+        {
+          claim: 'The Berlin office is open on Sundays (acct-a).',
+          source: 'test',
+          confidence: 1,
+          on_conflict: 'reject',
+        },
+      ]),
+    ).rejects.toMatchObject({ code: 'CONFLICT_DETECTED', details: { item: 1 } });
+    expect(await ledger.state('acct-a')).toEqual(before);
+  });
+
+  it('follows stores, supersessions and deletions made through any instance', async () => {
+    for (const s of SUBJECTS.slice(0, 3)) {
+      await ledger.store('acct-b', 'k', {
+        claim: `${s} runs on Kubernetes (acct-b).`,
+        source: 't',
+        confidence: 1,
+      });
+    }
+    await expectBruteForce(other, 'acct-b');
+    const [first] = await ledger.search('acct-a', 'Which office is closed on Sundays?', 1);
+    await ledger.store('acct-a', 'k', {
+      claim: 'The Berlin office is open on Sundays (acct-a).',
+      source: 't',
+      confidence: 1,
+      on_conflict: 'supersede',
+    });
+    const [vpn] = await ledger.search('acct-a', 'The VPN needs a hardware token', 1);
+    await ledger.remove('acct-a', 'k', vpn!.id);
+    await expectBruteForce(other, 'acct-a');
+    await expectBruteForce(vectors, 'acct-a');
+    const gone = await db.kysely
+      .selectFrom('claims')
+      .select('rowkey')
+      .where('id', 'in', [first!.id, vpn!.id])
+      .execute();
+    const [q] = await embedder.embed(['Berlin office Sundays VPN hardware token']);
+    const near = (await other.nearest('acct-a', q!, 50)).map((h) => h.rowkey);
+    for (const r of gone) expect(near).not.toContain(Number(r.rowkey));
+    await expectBruteForce(other, 'acct-b');
+  });
+});
+
+describe('selectiveTerms', () => {
+  const counts: Record<string, number> = { rare: 3, common: MAX_TERM_CLAIMS + 1, rarer: 1, absent: 0 };
+  const count = async (t: string) => counts[t]!;
+
+  it('ranks the rare terms and drops the ones nearly every claim has', async () => {
+    expect(await selectiveTerms(['common', 'rare', 'absent', 'rarer'], count)).toEqual(['rarer', 'rare']);
+  });
+
+  it('keeps the rarest term when every term is common', async () => {
+    expect(await selectiveTerms(['common', 'absent'], count)).toEqual(['common']);
+    expect(await selectiveTerms(['absent'], count)).toEqual([]);
+  });
+});
