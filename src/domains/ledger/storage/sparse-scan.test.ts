@@ -143,6 +143,18 @@ describe.each(DIALECTS)('sparse posting-list index and bulk store on %s', (diale
     for (const r of gone) expect(near).not.toContain(Number(r.rowkey));
     await expectBruteForce(other, 'acct-b');
   });
+
+  it('answers concurrent queries exactly while writes land', async () => {
+    const [q] = await embedder.embed(['Kubernetes nodes']);
+    const writes = SUBJECTS.map((s, i) =>
+      ledger.store('acct-c', 'k', { claim: `${s} has ${i + 2} nodes (acct-c).`, source: 't', confidence: 1 }),
+    );
+    const reads = Array.from({ length: 8 }, () => other.nearest('acct-c', q!, 3));
+    await Promise.all([...writes, ...reads]);
+    const settled = await Promise.all(Array.from({ length: 4 }, () => other.nearest('acct-c', q!, 10)));
+    for (const hits of settled) expect(hits).toHaveLength(SUBJECTS.length);
+    await expectBruteForce(other, 'acct-c');
+  });
 });
 
 describe('selectiveTerms', () => {

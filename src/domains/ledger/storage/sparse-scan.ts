@@ -98,21 +98,22 @@ export function sparseScanIndex(db: Db, options: { maxCachedAccounts?: number } 
 
   /** Re-reads the claims named by the entries after the cached head; false when it cannot. */
   async function replay(accountId: string, account: AccountPostings, seq: number): Promise<boolean> {
-    if (seq - account.seq > MAX_REPLAYED_ENTRIES) return false;
+    const from = account.seq;
+    if (seq - from > MAX_REPLAYED_ENTRIES) return false;
     const entries = await db.kysely
       .selectFrom('ledger_entries')
       .select(['seq', 'entry', 'state_hash'])
       .where('account_id', '=', accountId)
-      .where('seq', '>=', account.seq)
+      .where('seq', '>=', from)
       .where('seq', '<=', seq)
       .orderBy('seq')
       .execute();
     // The cached head must still be in the chain (an erased and re-filled account starts over).
-    const anchored =
-      account.seq === 0 ? entries.length === seq : entries[0]?.state_hash === account.stateHash;
-    if (!anchored || entries.length !== seq - account.seq + (account.seq === 0 ? 0 : 1)) return false;
+    const anchored = from === 0 || entries[0]?.state_hash === account.stateHash;
+    const last = entries[entries.length - 1];
+    if (!anchored || !last || entries.length !== seq - from + (from === 0 ? 0 : 1)) return false;
     const changed = entries
-      .filter((e) => Number(e.seq) > account.seq)
+      .filter((e) => Number(e.seq) > from)
       .map((e) => (JSON.parse(e.entry) as { claim_id: string }).claim_id);
     const rows = await db.kysely
       .selectFrom('claims')
@@ -125,13 +126,12 @@ export function sparseScanIndex(db: Db, options: { maxCachedAccounts?: number } 
       if (r.embedding) account.put(Number(r.rowkey), bytesToVector(r.embedding));
       else account.kill(Number(r.rowkey));
     }
-    const last = entries[entries.length - 1]!;
     account.seq = seq;
     account.stateHash = last.state_hash;
     return true;
   }
 
-  async function current(accountId: string): Promise<AccountPostings> {
+  async function refresh(accountId: string): Promise<AccountPostings> {
     const head = await db.kysely
       .selectFrom('ledger_heads')
       .select(['seq', 'state_hash'])
@@ -150,6 +150,19 @@ export function sparseScanIndex(db: Db, options: { maxCachedAccounts?: number } 
     if (cache.size >= maxCached) cache.delete(cache.keys().next().value!);
     cache.set(accountId, account!);
     return account!;
+  }
+
+  /** One refresh per account at a time: concurrent queries must not replay into the same lists. */
+  const refreshing = new Map<string, Promise<AccountPostings>>();
+  async function current(accountId: string): Promise<AccountPostings> {
+    const before = refreshing.get(accountId);
+    const next = (before ?? Promise.resolve()).catch(() => undefined).then(() => refresh(accountId));
+    refreshing.set(accountId, next);
+    try {
+      return await next;
+    } finally {
+      if (refreshing.get(accountId) === next) refreshing.delete(accountId);
+    }
   }
 
   return {
