@@ -16,6 +16,7 @@ import { createJudgmentRepo } from './domains/judgment/repo.ts';
 import { createJudgmentService } from './domains/judgment/service.ts';
 import { createVerdictSettingsReader } from './domains/judgment/verdict-settings.ts';
 import { createLedger, textConflictFinding } from './domains/ledger/setup.ts';
+import { createStateHashCache } from './domains/ledger/state-cache.ts';
 import type { Plan } from './domains/plans/catalog.ts';
 import { keyLimitGuard } from './domains/plans/limits.ts';
 import { createPoliciesRepo } from './domains/policies/repo.ts';
@@ -90,7 +91,22 @@ export async function createContainer(
     closers.push(() => ledger.close());
     // What the verdict engine needs from the ledger: the account's state hash (STATE_DRIFT) and
     // contradictions of its verified facts (CONFLICT_DETECTED).
-    const ledgerState: LedgerStatePort = { currentStateHash: ledger.service.currentStateHash };
+    const stateHashes = createStateHashCache(ledger.service.currentStateHash, { ttlMs: 200 });
+    const ledgerState: LedgerStatePort = stateHashes;
+    // Writes through this instance refresh the remembered state hash at once.
+    const ledgerService: typeof ledger.service = {
+      ...ledger.service,
+      async store(accountId, ...rest) {
+        const result = await ledger.service.store(accountId, ...rest);
+        stateHashes.written(accountId, result.state_hash);
+        return result;
+      },
+      async remove(accountId, ...rest) {
+        const result = await ledger.service.remove(accountId, ...rest);
+        stateHashes.written(accountId, result.state_hash);
+        return result;
+      },
+    };
     const ledgerText: LedgerTextPort = {
       checkText: async (accountId, text) =>
         (await ledger.service.checkText(accountId, text)).map(textConflictFinding),
@@ -211,7 +227,7 @@ export async function createContainer(
         webhooks,
         gdpr,
         verdicts,
-        ledger: ledger.service,
+        ledger: ledgerService,
       },
       ready: () => isReady(db),
       /** Flushes counters and closes connections, in that order. */

@@ -39,6 +39,9 @@ describe.each(DIALECTS)('claim ledger over HTTP on %s', (dialect) => {
     expect(body.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(body.state_hash).toMatch(/^[0-9a-f]{64}$/);
     expect((await get('/v2/vault/state')).json()).toEqual({ state_hash: body.state_hash, entries: 1 });
+    // A verdict right after the write reports the state it produced.
+    const verdict = await post('/v1/evaluate', { action: 'fs.read', payload: { path: 'README.md' } });
+    expect(verdict.json().state_hash).toBe(body.state_hash);
     const detail = (await get(`/v2/vault/claims/${body.short_id}`)).json();
     expect(detail).toMatchObject({ id: body.id, source: 'onboarding call with <EMAIL>', status: 'active' });
     expect(JSON.stringify(detail)).not.toContain('acme.example');

@@ -321,7 +321,9 @@ export function createJudgmentService(deps: {
         cachedSettings instanceof Promise ? cachedSettings : Promise.resolve(cachedSettings),
       ]);
       const stateHash =
-        expected === undefined ? undefined : await deps.ledgerState.currentStateHash(accountId);
+        expected === undefined
+          ? undefined
+          : await deps.ledgerState.currentStateHash(accountId, { fresh: true });
       const textChecker = TEXT_ACTIONS.has(body.action_type)
         ? async (text: string) => deps.ledgerText.checkText(accountId, text)
         : undefined;

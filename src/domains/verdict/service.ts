@@ -32,7 +32,8 @@ import {
 
 /** The claim ledger's current state hash per account (DESIGN "State hash"). */
 export interface LedgerStatePort {
-  currentStateHash(accountId: string): Promise<string>;
+  /** `fresh`: the caller compares against it, so it must be read now, not remembered. */
+  currentStateHash(accountId: string, options?: { fresh?: boolean }): Promise<string>;
 }
 
 /** Sentences of what an agent says or mails that contradict the account's verified facts. */
@@ -264,7 +265,9 @@ export function createVerdictService(deps: VerdictServiceDeps) {
   async function decide(caller: Caller, envelope: Envelope, started: number): Promise<VerdictResult> {
     const cached = policies.get(caller.accountId);
     const policy = cached instanceof Promise ? await cached : cached;
-    const stateHash = await deps.ledgerState.currentStateHash(caller.accountId);
+    const stateHash = await deps.ledgerState.currentStateHash(caller.accountId, {
+      fresh: envelope.ok && envelope.expected !== undefined,
+    });
     const findings = await judge(caller, policy, envelope, stateHash);
     let finding = topFinding(findings);
     const custom = envelope.ok ? policy.actions.get(envelope.action) : undefined;
