@@ -129,7 +129,7 @@ describe.each(harnesses)('vector index on $name', (harness) => {
           .slice(0, 5);
         const got = await vectors.nearest(account, q!, 5);
         expect(got.map((h) => h.rowkey)).toEqual(brute.map((h) => h.rowkey));
-        got.forEach((h, i) => expect(h.cosine).toBeCloseTo(brute[i]!.cosine, 5));
+        for (const [i, h] of got.entries()) expect(h.cosine).toBeCloseTo(brute[i]!.cosine, 5);
       }
     }
   });
