@@ -1,0 +1,279 @@
+/**
+ * Claim ledger at scale, through the real storage:
+ *   npx tsx bench/vault.ts [--db sqlite|postgres] [--embedder hash|local] [--n 10000,100000]
+ *     [--single 2000] [--queries 200] [--exact 50] [--batch 500] [--keep]
+ *
+ * For each size N, one fresh database and one account: the first `--single` claims go through
+ * `service.store` (one transaction each, with scrubbing, conflict detection and chaining), the rest
+ * through `service.storeMany` in batches of `--batch`; both throughputs are printed. Then search
+ * latency p50/p95 over `--queries` searches, and for `--exact` queries whether `vectors.nearest`
+ * returns exactly what a brute-force cosine over `claim_vectors` returns. Peak memory is the RSS
+ * high-water mark of the whole process. PostgreSQL runs in a scratch database created on
+ * TEST_DATABASE_URL (or DATABASE_URL) and dropped afterwards (`--keep` keeps it and prints where).
+ *
+ * Claims are synthetic and seeded, so every run stores the same text:
+ * "<Service> <metric> in <region> is <number> <unit> <qualifier>".
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { loadConfig } from '../src/config.ts';
+import { createContainer } from '../src/container.ts';
+import { bytesToVector, dot } from '../src/domains/ledger/storage/vectors.ts';
+import { createLogger } from '../src/logger.ts';
+
+const arg = (name: string, fallback: string): string => {
+  const at = process.argv.indexOf(name);
+  return at >= 0 && process.argv[at + 1] ? process.argv[at + 1]! : fallback;
+};
+const dbKind = arg('--db', 'sqlite');
+const embedderKind = arg('--embedder', 'hash');
+const sizes = arg('--n', '10000,100000').split(',').map(Number);
+const singleCount = Number(arg('--single', '2000'));
+const queryCount = Number(arg('--queries', '200'));
+const exactCount = Number(arg('--exact', '50'));
+const batchSize = Number(arg('--batch', '500'));
+const keep = process.argv.includes('--keep');
+if (dbKind !== 'sqlite' && dbKind !== 'postgres') throw new Error('--db must be sqlite or postgres');
+if (embedderKind !== 'hash' && embedderKind !== 'local') throw new Error('--embedder must be hash or local');
+
+/** mulberry32: small, fast and good enough to make the same corpus on every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const SERVICES = (
+  'Checkout Payments Search Billing Inventory Shipping Auth Notifications Catalog Recommendations Reviews ' +
+  'Pricing Invoicing Ledger Gateway Messaging Analytics Reporting Scheduler Storage Identity Profile Cart ' +
+  'Fulfilment Returns Loyalty Coupons Tax Fraud Onboarding Support Chat Telemetry Export Import Webhooks ' +
+  'Sync Media Thumbnails Translation'
+).split(' ');
+const METRICS = [
+  ['p95 latency', 'ms'],
+  ['p99 latency', 'ms'],
+  ['error rate', 'percent'],
+  ['throughput', 'requests per second'],
+  ['memory use', 'megabytes'],
+  ['queue depth', 'messages'],
+  ['cache hit ratio', 'percent'],
+  ['uptime', 'percent'],
+  ['cold start time', 'seconds'],
+  ['daily cost', 'dollars'],
+  ['replica count', 'instances'],
+  ['disk usage', 'gigabytes'],
+] as const;
+const REGIONS = (
+  'eu-west-1 eu-central-1 us-east-1 us-east-2 us-west-2 ap-south-1 ap-northeast-1 ap-southeast-2 ' +
+  'sa-east-1 ca-central-1 af-south-1 me-south-1'
+).split(' ');
+const QUALIFIERS = [
+  'since the last deploy',
+  'during peak hours',
+  'over the past week',
+  'after the migration',
+  'according to the dashboard',
+  'on weekdays',
+  'at night',
+  'this quarter',
+  'before the incident',
+  'under the new plan',
+];
+const UNRELATED = [
+  'Who painted the ceiling of the Sistine Chapel?',
+  'A recipe for sourdough bread with a long cold proof',
+  'The best hiking trails near the lake in autumn',
+  'How many moons does Jupiter have?',
+  'Tips for teaching a puppy to sit and stay',
+];
+
+function pick<T>(rand: () => number, items: readonly T[]): T {
+  return items[Math.floor(rand() * items.length)]!;
+}
+
+/** N distinct claims (distinct after normalisation, so none becomes a new version of another). */
+function syntheticClaims(n: number, seed: number): string[] {
+  const rand = seeded(seed);
+  const seen = new Set<string>();
+  const out: string[] = [];
+  while (out.length < n) {
+    const [metric, unit] = pick(rand, METRICS);
+    const text = `${pick(rand, SERVICES)} ${metric} in ${pick(rand, REGIONS)} is ${Math.floor(rand() * 100_000) / 10} ${unit} ${pick(rand, QUALIFIERS)}`;
+    if (seen.has(text)) continue;
+    seen.add(text);
+    out.push(text);
+  }
+  return out;
+}
+
+/** Questions about the stored subjects, plus a few about nothing stored. */
+function syntheticQueries(n: number, seed: number): string[] {
+  const rand = seeded(seed);
+  return Array.from({ length: n }, (_, i) => {
+    if (i % 10 === 9) return pick(rand, UNRELATED);
+    const [metric] = pick(rand, METRICS);
+    return `What is the ${metric} of ${pick(rand, SERVICES)} in ${pick(rand, REGIONS)}?`;
+  });
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
+
+async function scratchDatabase(): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'arbiter-bench-'));
+  if (dbKind === 'sqlite') {
+    return {
+      env: { ARBITER_DATA_DIR: dir },
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
+  if (!adminUrl) throw new Error('--db postgres needs TEST_DATABASE_URL or DATABASE_URL');
+  const name = `arbiter_bench_${randomBytes(6).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    env: { ARBITER_DATA_DIR: dir, DATABASE_URL: url.toString() },
+    drop: async () => {
+      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function run(n: number): Promise<void> {
+  const scratch = await scratchDatabase();
+  const container = await createContainer(
+    loadConfig({ ...scratch.env, ARBITER_EMBEDDER: embedderKind }),
+    createLogger('warn'),
+  );
+  try {
+    const { service, vectors, embedder } = container.ledger;
+    const { account } = await container.services.accounts.create({
+      email: `bench-${n}@example.com`,
+      name: 'bench',
+    });
+    const claims = syntheticClaims(n, 42);
+    const label = `${dbKind} (${vectors.kind}) ${embedder.id} n=${n}`;
+
+    const single = Math.min(singleCount, n);
+    let started = performance.now();
+    for (let i = 0; i < single; i++)
+      await service.store(account.id, 'bench', { claim: claims[i]!, source: 'bench', confidence: 0.9 });
+    const singleSeconds = (performance.now() - started) / 1000;
+    console.log(
+      `${label}: store        ${single} claims in ${singleSeconds.toFixed(1)} s = ${(single / singleSeconds).toFixed(0)} claims/s (service.store, one transaction each)`,
+    );
+
+    if (n > single) {
+      started = performance.now();
+      for (let i = single; i < n; i += batchSize) {
+        if ((i - single) % 20_000 === 0 && i > single)
+          console.error(
+            `  ${i} stored, ${((i - single) / ((performance.now() - started) / 1000)).toFixed(0)} claims/s`,
+          );
+        await service.storeMany(
+          account.id,
+          'bench',
+          claims.slice(i, i + batchSize).map((claim) => ({ claim, source: 'bench', confidence: 0.9 })),
+        );
+      }
+      const bulkSeconds = (performance.now() - started) / 1000;
+      console.log(
+        `${label}: storeMany    ${n - single} claims in ${bulkSeconds.toFixed(1)} s = ${((n - single) / bulkSeconds).toFixed(0)} claims/s (batches of ${batchSize})`,
+      );
+    }
+
+    const queries = syntheticQueries(queryCount, 7);
+    for (const q of queries.slice(0, 10)) await service.search(account.id, q, 5);
+    const times: number[] = [];
+    let answered = 0;
+    for (const q of queries) {
+      const t = performance.now();
+      const hits = await service.search(account.id, q, 5);
+      times.push(performance.now() - t);
+      if (hits.length > 0) answered++;
+    }
+    times.sort((a, b) => a - b);
+    console.log(
+      `${label}: search       p50 ${percentile(times, 50).toFixed(1)} ms  p95 ${percentile(times, 95).toFixed(1)} ms  max ${times[times.length - 1]!.toFixed(1)} ms over ${times.length} queries (top 5; ${answered} answered)`,
+    );
+
+    console.log(`${label}: memory       RSS high-water mark so far ${mb(process.resourceUsage().maxRSS)}`);
+
+    // Brute force over the system of record, a page at a time so the check itself stays small.
+    const queryVectors = await embedder.embed(queries.slice(0, exactCount));
+    const k = 10;
+    const brute = queryVectors.map(() => [] as Array<{ rowkey: number; cosine: number }>);
+    const byCosine = (a: { rowkey: number; cosine: number }, b: { rowkey: number; cosine: number }) =>
+      b.cosine - a.cosine || a.rowkey - b.rowkey;
+    for (let after = 0; ; ) {
+      const page = await container.db.kysely
+        .selectFrom('claim_vectors')
+        .select(['rowkey', 'embedding'])
+        .where('account_id', '=', account.id)
+        .where('rowkey', '>', after)
+        .orderBy('rowkey')
+        .limit(5000)
+        .execute();
+      if (page.length === 0) break;
+      after = Number(page[page.length - 1]!.rowkey);
+      const vectorsOfPage = page.map((r) => ({
+        rowkey: Number(r.rowkey),
+        vector: bytesToVector(r.embedding),
+      }));
+      queryVectors.forEach((q, i) => {
+        const merged = brute[i]!;
+        for (const s of vectorsOfPage) merged.push({ rowkey: s.rowkey, cosine: dot(q, s.vector) });
+        brute[i] = merged.sort(byCosine).slice(0, k);
+      });
+    }
+    let same = 0;
+    let identical = 0;
+    for (const [i, q] of queryVectors.entries()) {
+      const got = await vectors.nearest(account.id, q, k);
+      const truth = brute[i]!;
+      // Equal cosines (up to float32 rounding) may come in either order; the values must match.
+      if (got.length === truth.length && got.every((h, j) => Math.abs(h.cosine - truth[j]!.cosine) < 1e-6))
+        same++;
+      if (
+        got.length === truth.length &&
+        got.every((h, j) => h.rowkey === truth[j]!.rowkey && h.cosine === truth[j]!.cosine)
+      )
+        identical++;
+    }
+    console.log(
+      `${label}: exact k-NN   ${same}/${queryVectors.length} queries agree with brute force over claim_vectors (top ${k}); ${identical}/${queryVectors.length} identical rowkeys and bit-identical cosines`,
+    );
+    if (keep) console.log(`${label}: kept ${JSON.stringify(scratch.env)}`);
+  } finally {
+    await container.close();
+    if (!keep) await scratch.drop();
+  }
+}
+
+for (const n of sizes) await run(n);
+console.log(
+  `peak memory (RSS high-water mark): ${mb(process.resourceUsage().maxRSS)} (${dbKind}, ${embedderKind}, n=${sizes.join(',')})`,
+);
