@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { PeriodicFlush } from '../../lib/periodic-flush.ts';
 import type { AuditEvent, AuditRepo } from './repo.ts';
 
 /**
@@ -9,15 +10,16 @@ import type { AuditEvent, AuditRepo } from './repo.ts';
  */
 export class AuditLog {
   private pending: AuditEvent[] = [];
-  private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
+  private readonly flusher: PeriodicFlush;
   private static readonly MAX_BATCH = 5000;
 
   constructor(
     readonly repo: AuditRepo,
-    private readonly flushMs: number,
+    flushMs: number,
     private readonly log: Pick<Logger, 'error'>,
-  ) {}
+  ) {
+    this.flusher = new PeriodicFlush(flushMs, () => this.writeBatch());
+  }
 
   record(event: AuditEvent): void {
     this.pending.push({ ...event, at: event.at ?? new Date().toISOString() });
@@ -25,20 +27,15 @@ export class AuditLog {
   }
 
   start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.flush(), this.flushMs);
-    this.timer.unref();
+    this.flusher.start();
   }
 
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.writeBatch());
-    return this.flushing;
+    return this.flusher.flush();
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.flush();
+  stop(): Promise<void> {
+    return this.flusher.stop();
   }
 
   private async writeBatch(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { PeriodicFlush } from '../../lib/periodic-flush.ts';
 import { dayOfMs } from './periods.ts';
 import type { DailyCount, MonthlyCount, UsageRepo } from './repo.ts';
 
@@ -12,14 +13,15 @@ const SEP = '\u0000';
 export class UsageMeter {
   private monthly = new Map<string, MonthlyCount>();
   private daily = new Map<string, DailyCount>();
-  private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
+  private readonly flusher: PeriodicFlush;
 
   constructor(
     private readonly repo: Pick<UsageRepo, 'addCounts'>,
-    private readonly flushMs: number,
+    flushMs: number,
     private readonly log: Pick<Logger, 'error'>,
-  ) {}
+  ) {
+    this.flusher = new PeriodicFlush(flushMs, () => this.writeBatch());
+  }
 
   record(keyId: string, accountId: string, endpoint: string, at: Date | number = Date.now()): void {
     const day = dayOfMs(typeof at === 'number' ? at : at.getTime());
@@ -67,30 +69,20 @@ export class UsageMeter {
    * is pending here counts every call exactly once (the quota guard's reconciliation).
    */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.flushing.then(fn);
-    this.flushing = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
+    return this.flusher.exclusive(fn);
   }
 
   start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.flush(), this.flushMs);
-    this.timer.unref();
+    this.flusher.start();
   }
 
   /** Writes pending counts; concurrent calls queue behind each other so no batch is written twice. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.writeBatch());
-    return this.flushing;
+    return this.flusher.flush();
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.flush();
+  stop(): Promise<void> {
+    return this.flusher.stop();
   }
 
   private async writeBatch(): Promise<void> {
