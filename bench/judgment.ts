@@ -4,44 +4,16 @@
  * POST /v1/evaluate on the same payload, measured in interleaved rounds in the same run. Usage:
  *   npm run bench:judgment [-- --seconds 5 --rounds 3 --connections 50 --iterations 20000]
  */
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { createContainer } from '../src/container.ts';
-import { generateKey } from '../src/domains/api-keys/key-format.ts';
 import { judge } from '../src/domains/judgment/gates.ts';
-import { createLogger } from '../src/logger.ts';
+import { benchOptions, compareInterleaved, startArbiter } from './lib/harness.ts';
 
-const { values } = parseArgs({
-  options: {
-    seconds: { type: 'string', default: '5' },
-    rounds: { type: 'string', default: '3' },
-    connections: { type: 'string', default: '50' },
-    iterations: { type: 'string', default: '20000' },
-  },
-});
-const duration = Number(values.seconds);
-const rounds = Number(values.rounds);
-const connections = Number(values.connections);
-const iterations = Number(values.iterations);
+const { round, get } = benchOptions({ iterations: '20000' });
+const iterations = Number(get('iterations'));
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-bench-'));
-const config = loadConfig({
-  ARBITER_DATA_DIR: dir,
-  ARBITER_LOG_LEVEL: 'warn',
-  ARBITER_EMBEDDER: 'hash',
-  ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
-});
-const container = await createContainer(config, createLogger(config.logLevel));
-const key = generateKey();
-const owner = await container.services.accounts.ensureOwner(key);
-const accountId =
-  owner?.account.id ?? (await container.services.accounts.findByIdOrEmail('owner@localhost'))!.id;
-const secret = owner ? key : (await container.services.apiKeys.create(accountId, 'bench')).key;
+// The app is listening from here on, but idle until the HTTP rounds below.
+const arbiter = await startArbiter();
+const { container, accountId, config } = arbiter;
 const principal = { accountId, keyId: 'bench' };
 
 const payload = { sql: 'SELECT id, email FROM users WHERE id = $1', params: [42] };
@@ -111,54 +83,27 @@ const serviceP99 = await timeIt('in-process service.evaluate() (ALLOWED)', () =>
   container.judgment.evaluate(principal, v2Body),
 );
 
-const app = await buildApp(container);
-const url = await app.listen({ port: 0, host: '127.0.0.1' });
-const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
-
-interface Run {
-  rps: number;
-  p50: number;
-  p99: number;
-}
-async function measure(route: string, body: unknown, seconds = duration): Promise<Run> {
-  const result = await autocannon({
-    url: `${url}${route}`,
+const ratio = await compareInterleaved(
+  {
+    name: 'POST /v1/evaluate',
+    url: `${arbiter.url}/v1/evaluate`,
     method: 'POST',
-    connections,
-    duration: seconds,
-    headers,
-    body: JSON.stringify(body),
-  });
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`${route}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
-}
-const median = (runs: Run[]) => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!;
-
-await measure('/v1/evaluate', v1Body, 2);
-await measure('/v2/actions/evaluate', v2Body, 2);
-const v1Runs: Run[] = [];
-const v2Runs: Run[] = [];
-for (let i = 0; i < rounds; i++) {
-  v1Runs.push(await measure('/v1/evaluate', v1Body));
-  v2Runs.push(await measure('/v2/actions/evaluate', v2Body));
-  console.log(
-    `  round ${i + 1}: /v1/evaluate ${v1Runs[i]!.rps.toFixed(0)} req/s, /v2/actions/evaluate ${v2Runs[i]!.rps.toFixed(0)} req/s`,
-  );
-}
-const v1 = median(v1Runs);
-const v2 = median(v2Runs);
-const row = (name: string, r: Run) =>
-  console.log(`${name.padEnd(44)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms`);
-row('POST /v1/evaluate (median)', v1);
-row('POST /v2/actions/evaluate (median)', v2);
-const ratio = v2.rps / v1.rps;
+    bodies: [JSON.stringify(v1Body)],
+    headers: arbiter.headers,
+  },
+  {
+    name: 'POST /v2/actions/evaluate',
+    url: `${arbiter.url}/v2/actions/evaluate`,
+    method: 'POST',
+    bodies: [JSON.stringify(v2Body)],
+    headers: arbiter.headers,
+  },
+  round,
+);
 console.log(`ratio: ${(ratio * 100).toFixed(1)} % of /v1/evaluate (target ≥ 70 %)`);
 console.log(
   `in-process p99: judge() ${pureP99.toFixed(3)} ms, service ${serviceP99.toFixed(3)} ms (target ≤ 2 ms)`,
 );
 
-await app.close();
-await container.close();
-fs.rmSync(dir, { recursive: true, force: true });
+await arbiter.close();
 process.exitCode = ratio >= 0.7 && serviceP99 <= 2 ? 0 : 1;
