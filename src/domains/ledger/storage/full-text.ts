@@ -21,11 +21,12 @@ export interface FullTextIndex {
 const MAX_QUERY_TERMS = 32;
 
 /**
- * A term found in more claims than this is left out of the full-text query (unless every term
- * is): ranking an OR query costs one score per matching claim, and a term that common says
- * little about which claims are relevant (the vector side still sees it). At 100k claims the
- * query "What is the p95 latency of Checkout in eu-west-1?" matched 80 % of them (100 ms); with
- * its common terms dropped it ranks 2,500 (5 ms). Below this many claims nothing changes.
+ * How many claims one full-text query may rank, summed over its terms: ranking an OR query
+ * costs one score per matching claim, so the rarest terms are kept while their claims add up to
+ * at most this many (always at least the rarest term). The terms left out are the most common,
+ * the ones BM25 weighs least, and the vector side still sees them. At 100k claims the query
+ * "What is the p95 latency of Checkout in eu-west-1?" matched 80 % of them (100 ms); with its
+ * common terms left out it ranks ~2,500 (5 ms). Below this many claims nothing changes.
  */
 export const MAX_TERM_CLAIMS = 5000;
 
@@ -43,8 +44,9 @@ export function queryTerms(query: string): string[] {
 }
 
 /**
- * The terms worth ranking: those found at all, without the ones in more than `MAX_TERM_CLAIMS`
- * claims unless all are (then the rarest). `claimsWith` counts up to `MAX_TERM_CLAIMS + 1`.
+ * The terms worth ranking: the rarest first, while the claims they match add up to at most
+ * `MAX_TERM_CLAIMS` (at least the rarest term found). `claimsWith` may stop counting at
+ * `MAX_TERM_CLAIMS + 1`.
  */
 export async function selectiveTerms(
   terms: readonly string[],
@@ -53,8 +55,14 @@ export async function selectiveTerms(
   const counted: Array<{ term: string; n: number }> = [];
   for (const term of terms) counted.push({ term, n: await claimsWith(term) });
   const found = counted.filter((c) => c.n > 0).sort((a, b) => a.n - b.n);
-  const selective = found.filter((c) => c.n <= MAX_TERM_CLAIMS);
-  return (selective.length > 0 ? selective : found.slice(0, 1)).map((c) => c.term);
+  const kept: string[] = [];
+  let total = 0;
+  for (const { term, n } of found) {
+    if (kept.length > 0 && total + n > MAX_TERM_CLAIMS) break;
+    kept.push(term);
+    total += n;
+  }
+  return kept;
 }
 
 export function fts5Index(db: Db): FullTextIndex {

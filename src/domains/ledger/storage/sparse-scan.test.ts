@@ -158,11 +158,18 @@ describe.each(DIALECTS)('sparse posting-list index and bulk store on %s', (diale
 });
 
 describe('selectiveTerms', () => {
-  const counts: Record<string, number> = { rare: 3, common: MAX_TERM_CLAIMS + 1, rarer: 1, absent: 0 };
+  const counts: Record<string, number> = {
+    rare: 3,
+    half: MAX_TERM_CLAIMS / 2,
+    common: MAX_TERM_CLAIMS + 1,
+    rarer: 1,
+    absent: 0,
+  };
   const count = async (t: string) => counts[t]!;
 
-  it('ranks the rare terms and drops the ones nearly every claim has', async () => {
+  it('keeps the rarest terms while the claims they match fit the budget', async () => {
     expect(await selectiveTerms(['common', 'rare', 'absent', 'rarer'], count)).toEqual(['rarer', 'rare']);
+    expect(await selectiveTerms(['half', 'rare', 'half'], count)).toEqual(['rare', 'half']);
   });
 
   it('keeps the rarest term when every term is common', async () => {
