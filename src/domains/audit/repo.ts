@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { chainHash, GENESIS_HASH } from '../../db/chain.ts';
 import type { DialectName } from '../../db/database.ts';
 import type { AuditLogTable, Database } from '../../db/schema.ts';
+import { timeOrderedId } from '../../lib/time-ordered-id.ts';
 
 export interface AuditEvent {
   accountId: string;
@@ -82,7 +82,11 @@ export function createAuditRepo(db: Kysely<Database>, dialect: DialectName) {
      */
     async appendIn(trx: Transaction<Database>, events: readonly AuditEvent[]): Promise<AuditEntry[]> {
       const byAccount = new Map<string, AuditEvent[]>();
-      for (const e of events) byAccount.set(e.accountId, [...(byAccount.get(e.accountId) ?? []), e]);
+      for (const e of events) {
+        const list = byAccount.get(e.accountId);
+        if (list) list.push(e);
+        else byAccount.set(e.accountId, [e]);
+      }
       const written: AuditEntry[] = [];
       // A fixed lock order keeps two writers touching the same accounts from deadlocking.
       for (const accountId of [...byAccount.keys()].sort()) {
@@ -101,7 +105,12 @@ export function createAuditRepo(db: Kysely<Database>, dialect: DialectName) {
             details: e.details ?? {},
           };
           const next = chainHash(hash, hashedFields(entry));
-          const full: AuditEntry = { id: randomUUID(), ...entry, prev_hash: hash, hash: next };
+          const full: AuditEntry = {
+            id: timeOrderedId(Date.parse(entry.at)),
+            ...entry,
+            prev_hash: hash,
+            hash: next,
+          };
           written.push(full);
           rows.push({ ...full, details: JSON.stringify(full.details) });
           hash = next;

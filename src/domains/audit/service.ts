@@ -23,7 +23,9 @@ export class AuditLog {
 
   record(event: AuditEvent): void {
     this.pending.push({ ...event, at: event.at ?? new Date().toISOString() });
-    if (this.pending.length >= AuditLog.MAX_BATCH) void this.flush();
+    // Once, on reaching the batch size: asking again for every event while a write is under way
+    // queued a flush per event, which cost more than the events themselves.
+    if (this.pending.length === AuditLog.MAX_BATCH) void this.flush();
   }
 
   start(): void {
