@@ -306,7 +306,7 @@ describe.each(DIALECTS)('claim ledger over HTTP on %s', (dialect) => {
     expect((await post('/v2/vault/search', { query: 'x', top_k: 0 })).statusCode).toBe(400);
   });
 
-  it("never shows one account another account's claims (property)", async () => {
+  it("never shows one account another account's claims: search, read, delete, export (property)", async () => {
     const a = await t.newAccount();
     const b = await t.newAccount();
     const words = fc.constantFrom(
@@ -353,6 +353,11 @@ describe.each(DIALECTS)('claim ledger over HTTP on %s', (dialect) => {
               })
             ).json().results;
             for (const r of found) expect(theirs.has(r.id)).toBe(false);
+            const exported = (
+              await t.app.inject({ method: 'GET', url: '/gdpr/export', headers: bearer(me.key) })
+            ).body;
+            for (const id of theirs) expect(exported).not.toContain(id);
+            for (const id of own) expect(exported).toContain(id);
             for (const id of theirs) {
               expect(
                 (
