@@ -340,9 +340,9 @@ describe.each(DIALECTS)('claim ledger over HTTP on %s', (dialect) => {
             });
             (toA ? mine.a : mine.b).add(res.json().id);
           }
-          for (const [me, theirs] of [
-            [a, mine.b],
-            [b, mine.a],
+          for (const [me, own, theirs] of [
+            [a, mine.a, mine.b],
+            [b, mine.b, mine.a],
           ] as const) {
             const found = (
               await t.app.inject({
