@@ -12,14 +12,22 @@ export interface PolicyVersionRow {
 
 /** The only place that reads and writes policy documents. */
 export function createPoliciesRepo(db: Kysely<Database>, dialect: DialectName) {
+  // Every judgment reads the current version (so a new policy applies on the next evaluation on
+  // every instance): compiled once, only the parameter changes per call.
+  const versionQuery = db
+    .selectFrom('judgment_policy_heads')
+    .select('version')
+    .where('account_id', '=', '')
+    .compile();
+
   return {
     /** 0 when the account never uploaded a document (the built-in default applies). */
     async currentVersion(accountId: string): Promise<number> {
-      const row = await db
-        .selectFrom('judgment_policy_heads')
-        .select('version')
-        .where('account_id', '=', accountId)
-        .executeTakeFirst();
+      const { rows } = await db.executeQuery<{ version: number | string }>({
+        ...versionQuery,
+        parameters: [accountId],
+      });
+      const row = rows[0];
       return row === undefined ? 0 : Number(row.version);
     },
 
