@@ -250,13 +250,23 @@ async function run(n: number): Promise<void> {
       });
     }
     let same = 0;
+    let sameSet = 0;
     let identical = 0;
+    let maxDeviation = 0;
     for (const [i, q] of queryVectors.entries()) {
       const got = await vectors.nearest(account.id, q, k);
       const truth = brute[i]!;
+      const exactOf = new Map(truth.map((t) => [t.rowkey, t.cosine]));
+      for (const h of got) {
+        const t =
+          exactOf.get(h.rowkey) ??
+          dot(q, (await container.ledger.repo.vectorsByRowkeys([h.rowkey])).get(h.rowkey)!);
+        maxDeviation = Math.max(maxDeviation, Math.abs(t - h.cosine));
+      }
       // Equal cosines (up to float32 rounding) may come in either order; the values must match.
       if (got.length === truth.length && got.every((h, j) => Math.abs(h.cosine - truth[j]!.cosine) < 1e-6))
         same++;
+      if (got.length === truth.length && got.every((h) => exactOf.has(h.rowkey))) sameSet++;
       if (
         got.length === truth.length &&
         got.every((h, j) => h.rowkey === truth[j]!.rowkey && h.cosine === truth[j]!.cosine)
@@ -264,7 +274,7 @@ async function run(n: number): Promise<void> {
         identical++;
     }
     console.log(
-      `${label}: exact k-NN   ${same}/${queryVectors.length} queries agree with brute force over claim_vectors (top ${k}); ${identical}/${queryVectors.length} identical rowkeys and bit-identical cosines`,
+      `${label}: exact k-NN   ${same}/${queryVectors.length} queries agree with brute force over claim_vectors (top ${k}, cosines within 1e-6); ${sameSet}/${queryVectors.length} same claims; ${identical}/${queryVectors.length} identical order and bit-identical cosines; max |cosine - exact| ${maxDeviation.toExponential(1)}`,
     );
     if (keep) console.log(`${label}: kept ${JSON.stringify(scratch.env)}`);
   } finally {
