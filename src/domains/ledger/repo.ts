@@ -1,23 +1,11 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import { chainHash, GENESIS_HASH } from '../../db/chain.ts';
 import type { DialectName } from '../../db/database.ts';
-import type { ClaimStatus, Database } from '../../db/schema.ts';
+import type { ClaimsTable, Database } from '../../db/schema.ts';
 import { bytesToVector, vectorToBytes } from './storage/vectors.ts';
 
-export interface ClaimRow {
-  rowkey: number;
-  id: string;
-  account_id: string;
-  short_id: string;
-  claim: string;
-  normalized: string;
-  source: string;
-  confidence: number;
-  version: number;
-  status: ClaimStatus;
-  created_at: string;
-  updated_at: string;
-}
+/** A claim as read back: numbers normalised (PostgreSQL returns BIGSERIAL keys as text). */
+export type ClaimRow = Selectable<ClaimsTable>;
 
 export interface LedgerHead {
   seq: number;
