@@ -14,11 +14,8 @@
  * Claims are synthetic and seeded, so every run stores the same text:
  * "<Service> <metric> in <region> is <number> <unit> <qualifier>".
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
+
+import { scratchDatabase } from '../scripts/lib/scratch-database.ts';
 import { loadConfig } from '../src/config.ts';
 import { createContainer } from '../src/container.ts';
 import { bytesToVector, dot } from '../src/domains/ledger/storage/vectors.ts';
@@ -28,7 +25,7 @@ const arg = (name: string, fallback: string): string => {
   const at = process.argv.indexOf(name);
   return at >= 0 && process.argv[at + 1] ? process.argv[at + 1]! : fallback;
 };
-const dbKind = arg('--db', 'sqlite');
+const dbKind = arg('--db', 'sqlite') as 'sqlite' | 'postgres';
 const embedderKind = arg('--embedder', 'hash');
 const sizes = arg('--n', '10000,100000').split(',').map(Number);
 const singleCount = Number(arg('--single', '2000'));
@@ -130,40 +127,15 @@ function percentile(sorted: readonly number[], p: number): number {
 
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
 
-async function scratchDatabase(): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'arbiter-bench-'));
-  if (dbKind === 'sqlite') {
-    return {
-      env: { ARBITER_DATA_DIR: dir },
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const adminUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
-  if (!adminUrl) throw new Error('--db postgres needs TEST_DATABASE_URL or DATABASE_URL');
-  const name = `arbiter_bench_${randomBytes(6).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    env: { ARBITER_DATA_DIR: dir, DATABASE_URL: url.toString() },
-    drop: async () => {
-      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+function openScratch() {
+  return scratchDatabase(dbKind, {
+    adminUrl: process.env.TEST_DATABASE_URL || process.env.DATABASE_URL,
+    prefix: 'arbiter_bench',
+  });
 }
 
 async function run(n: number): Promise<void> {
-  const scratch = await scratchDatabase();
+  const scratch = await openScratch();
   const container = await createContainer(
     loadConfig({ ...scratch.env, ARBITER_EMBEDDER: embedderKind }),
     createLogger('warn'),

@@ -1,21 +1,6 @@
-/**
- * Evaluates the claim ledger on the development data:
- *   npx tsx scripts/eval-vault.ts [--data DIR] [--embedder local|hash] [--storage memory|sqlite|postgres]
- *     [--only retrieval,conflicts,pii] [--errors]
- * DIR defaults to ../shared/data relative to the repository root. Prints (a) retrieval recall@1/@3
- * and abstention on unrelated queries, (b) contradiction precision/recall per corpus, (c) PII
- * recall/precision per type on the presidio-research synthetic sentences and the presidio tests.
- * `--storage memory` (the default) ranks with the in-memory reference index; `sqlite` and
- * `postgres` store every claim through the ledger service and search through it, so the vector
- * index, FTS5 / tsvector, scrubbing and conflict detection are all on the path. PostgreSQL uses a
- * scratch database created on TEST_DATABASE_URL (or DATABASE_URL) and dropped afterwards.
- */
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { createContainer } from '../src/container.ts';
 import { detectConflict } from '../src/domains/ledger/conflicts.ts';
@@ -25,6 +10,7 @@ import { detectPii, type PiiType } from '../src/domains/ledger/pii/scrubber.ts';
 import { relevanceFloorFor } from '../src/domains/ledger/search/hybrid.ts';
 import { InMemoryHybridIndex } from '../src/domains/ledger/search/memory-index.ts';
 import { createLogger } from '../src/logger.ts';
+import { scratchDatabase } from './lib/scratch-database.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name: string, fallback: string): string => {
@@ -95,40 +81,6 @@ function printRetrieval(label: string, data: RetrievalData, outcome: RetrievalOu
 }
 
 /** A scratch database for the storage modes, dropped by `drop()`. */
-async function scratchDatabase(kind: 'sqlite' | 'postgres'): Promise<{
-  env: Record<string, string>;
-  drop: () => Promise<void>;
-}> {
-  const dir = mkdtempSync(join(tmpdir(), 'arbiter-eval-'));
-  if (kind === 'sqlite') {
-    return {
-      env: { ARBITER_DATA_DIR: dir },
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const adminUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
-  if (!adminUrl) throw new Error('--storage postgres needs TEST_DATABASE_URL or DATABASE_URL');
-  const name = `arbiter_eval_${randomBytes(6).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    env: { ARBITER_DATA_DIR: dir, DATABASE_URL: url.toString() },
-    drop: async () => {
-      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /**
  * Stores every claim through the ledger service (one account, confidence 1) and searches through
@@ -136,7 +88,10 @@ async function scratchDatabase(kind: 'sqlite' | 'postgres'): Promise<{
  * uuid `store` returned.
  */
 async function retrievalThroughStorage(kind: 'sqlite' | 'postgres', data: RetrievalData) {
-  const scratch = await scratchDatabase(kind);
+  const scratch = await scratchDatabase(kind, {
+    adminUrl: process.env.TEST_DATABASE_URL || process.env.DATABASE_URL,
+    prefix: 'arbiter_eval',
+  });
   const container = await createContainer(
     loadConfig({ ...scratch.env, ARBITER_EMBEDDER: embedderKind }),
     createLogger('warn'),
