@@ -46,6 +46,9 @@ function idempotencyKey(request: FastifyRequest): string | undefined {
 
 export function ledgerRoutes(ledger: LedgerService, repo: LedgerRepo): FastifyPluginAsyncTypebox {
   return async (app) => {
+    const search = (request: FastifyRequest, body: { query: string; top_k?: number }) =>
+      ledger.search(principalOf(request).accountId, body.query, body.top_k ?? DEFAULT_TOP_K);
+
     async function store(request: FastifyRequest, route: string, input: StoreInput, body: unknown) {
       const principal = principalOf(request);
       const expected = expectedState(request, input.expected_state_hash);
@@ -124,25 +127,8 @@ export function ledgerRoutes(ledger: LedgerService, repo: LedgerRepo): FastifyPl
           response: { 200: VaultSearchResponse, ...errorResponses },
         },
       },
-      async (request) => {
-        const hits = await ledger.search(
-          principalOf(request).accountId,
-          request.body.query,
-          request.body.top_k ?? DEFAULT_TOP_K,
-        );
-        return {
-          results: hits.map((h) => ({
-            id: h.id,
-            claim: h.claim,
-            confidence: h.confidence,
-            source: h.source,
-            version: h.version,
-            relevance: h.relevance,
-            score: h.score,
-            timestamp: h.timestamp,
-          })),
-        };
-      },
+      // The response schema keeps only the vault fields of each hit.
+      async (request) => ({ results: await search(request, request.body) }),
     );
 
     app.post(
@@ -155,21 +141,14 @@ export function ledgerRoutes(ledger: LedgerService, repo: LedgerRepo): FastifyPl
           response: { 200: LedgerSearchResponse, ...errorResponses },
         },
       },
-      async (request) => {
-        const hits = await ledger.search(
-          principalOf(request).accountId,
-          request.body.query,
-          request.body.top_k ?? DEFAULT_TOP_K,
-        );
-        return {
-          facts: hits.map((h) => ({
-            id: h.short_id,
-            claim: h.claim,
-            confidence: h.confidence,
-            timestamp: h.timestamp,
-          })),
-        };
-      },
+      async (request) => ({
+        facts: (await search(request, request.body)).map((h) => ({
+          id: h.short_id,
+          claim: h.claim,
+          confidence: h.confidence,
+          timestamp: h.timestamp,
+        })),
+      }),
     );
 
     app.get(
