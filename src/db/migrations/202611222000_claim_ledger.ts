@@ -8,44 +8,36 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
 
   // `rowkey` is the integer key the vector and full-text indexes refer to; `id` is the public uuid.
+  // PostgreSQL keeps the full-text vector as a generated column; SQLite has an FTS5 table.
+  const rowkey = sqlite
+    ? sql.raw('rowkey integer primary key autoincrement')
+    : sql.raw('rowkey bigserial primary key');
+  const fullText = sqlite
+    ? sql.raw('')
+    : sql.raw("tsv tsvector generated always as (to_tsvector('english', claim)) stored,");
+  await sql`create table claims (
+    ${rowkey},
+    id text not null unique,
+    account_id text not null,
+    short_id text not null,
+    claim text not null,
+    normalized text not null,
+    source text not null,
+    confidence double precision not null,
+    version integer not null,
+    status text not null,
+    created_at text not null,
+    updated_at text not null,
+    ${fullText}
+    unique (account_id, short_id)
+  )`.execute(db);
   if (sqlite) {
-    await sql`create table claims (
-      rowkey integer primary key autoincrement,
-      id text not null unique,
-      account_id text not null,
-      short_id text not null,
-      claim text not null,
-      normalized text not null,
-      source text not null,
-      confidence double precision not null,
-      version integer not null,
-      status text not null,
-      created_at text not null,
-      updated_at text not null,
-      unique (account_id, short_id)
-    )`.execute(db);
     await sql`create virtual table claims_fts using fts5(claim, tokenize = 'porter unicode61')`.execute(db);
     // The index follows its rows: deleting claims (an account's erasure) leaves no text behind.
     await sql`create trigger claims_fts_after_delete after delete on claims begin
       delete from claims_fts where rowid = old.rowkey;
     end`.execute(db);
   } else {
-    await sql`create table claims (
-      rowkey bigserial primary key,
-      id text not null unique,
-      account_id text not null,
-      short_id text not null,
-      claim text not null,
-      normalized text not null,
-      source text not null,
-      confidence double precision not null,
-      version integer not null,
-      status text not null,
-      created_at text not null,
-      updated_at text not null,
-      tsv tsvector generated always as (to_tsvector('english', claim)) stored,
-      unique (account_id, short_id)
-    )`.execute(db);
     await sql`create index claims_tsv_idx on claims using gin (tsv)`.execute(db);
   }
   await db.schema
