@@ -2,12 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
   Kysely,
   type MigrationResultSet,
   Migrator,
   NO_MIGRATIONS,
   PostgresDialect,
   SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
   sql,
 } from 'kysely';
 import pg from 'pg';
@@ -26,6 +31,51 @@ export interface Db {
 
 const INT8_OID = 20;
 
+/**
+ * Transactions that take the write lock when they begin. A deferred transaction that reads and
+ * then writes fails at once with SQLITE_BUSY, without waiting, when another connection (the
+ * audit writer thread's) wrote in between; an immediate one waits its turn (busy_timeout).
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly driverConfig: SqliteDialectConfig) {
+    super(driverConfig);
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.driverConfig);
+  }
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * The connection as Kysely sees it, with prepared statements kept by their SQL text: Kysely
+ * prepares every query it runs, and preparing costs more than running most of ours. SQLite
+ * re-prepares a kept statement by itself when the schema changes under it.
+ */
+function withStatementCache(handle: SQLite.Database): SqliteDialectConfig['database'] {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => handle.close(),
+    prepare(text: string) {
+      let statement = statements.get(text);
+      if (statement === undefined) {
+        statement = handle.prepare(text);
+        if (statements.size >= STATEMENT_CACHE_SIZE) {
+          statements.delete(statements.keys().next().value as string);
+        }
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 /** Opens the configured database. Callers run `migrateToLatest` before serving. */
 export function openDatabase(database: Config['database']): Db {
   if (database.kind === 'sqlite') {
@@ -39,7 +89,9 @@ export function openDatabase(database: Config['database']): Db {
     handle.pragma('busy_timeout = 5000');
     // k-NN over claim embeddings (vec0 virtual tables); shipped as a prebuilt extension in the package.
     sqliteVec.load(handle);
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: handle }) });
+    const kysely = new Kysely<Database>({
+      dialect: new ImmediateSqliteDialect({ database: withStatementCache(handle) }),
+    });
     return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
   }
   const pool = new pg.Pool({
