@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
+import { GENESIS_HASH } from './db/chain.ts';
 import { type Db, isReady, migrateToLatest, openDatabase } from './db/database.ts';
 import { createAccountsRepo } from './domains/accounts/repo.ts';
 import { createAccountsService } from './domains/accounts/service.ts';
@@ -9,6 +10,7 @@ import { createRedisRevocationBus } from './domains/api-keys/revocation-bus.ts';
 import { createApiKeysService } from './domains/api-keys/service.ts';
 import { createAuditRepo } from './domains/audit/repo.ts';
 import { AuditLog } from './domains/audit/service.ts';
+import { threadWriter } from './domains/audit/writer.ts';
 import { createStripeClient, localProvider, stripeProvider } from './domains/billing/providers.ts';
 import { createBillingService } from './domains/billing/service.ts';
 import { createGdprService } from './domains/gdpr/service.ts';
@@ -55,7 +57,12 @@ export async function createContainer(
     closers.push(() => meter.stop());
 
     const auditRepo = createAuditRepo(db.kysely, db.dialect);
-    const audit = new AuditLog(auditRepo, config.usageFlushMs, logger);
+    const audit = new AuditLog(
+      auditRepo,
+      Math.min(config.usageFlushMs, 100),
+      logger,
+      threadWriter(config.database, auditRepo, logger),
+    );
     audit.start();
     closers.push(() => audit.stop());
 
@@ -108,8 +115,15 @@ export async function createContainer(
       },
     };
     const ledgerText: LedgerTextPort = {
-      checkText: async (accountId, text) =>
-        (await ledger.service.checkText(accountId, text)).map(textConflictFinding),
+      checkText(accountId, text) {
+        // An account that has never stored a claim has nothing to contradict. Every verdict has
+        // just read the state hash, so this answers without a query; a claim stored on another
+        // instance is seen once the remembered hash expires (200 ms), as for the hash itself.
+        if (stateHashes.peek(accountId) === GENESIS_HASH) return [];
+        return ledger.service
+          .checkText(accountId, text)
+          .then((conflicts) => conflicts.map(textConflictFinding));
+      },
     };
     const loops: LoopStore = config.redisUrl
       ? await createRedisLoopStore(config.redisUrl, logger)

@@ -1,7 +1,10 @@
+import canonicalize from 'canonicalize';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Db, migrateToLatest, openDatabase } from '../src/db/database.ts';
-import { type AuditRepo, createAuditRepo } from '../src/domains/audit/repo.ts';
+import { type AuditRepo, canonicalEntry, createAuditRepo } from '../src/domains/audit/repo.ts';
 import { AuditLog } from '../src/domains/audit/service.ts';
+import { threadWriter } from '../src/domains/audit/writer.ts';
 import { DIALECTS, freshDatabase, type TestDatabase } from './helpers/databases.ts';
 
 describe.each(DIALECTS)('audit log contract on %s', (dialect) => {
@@ -72,6 +75,47 @@ describe.each(DIALECTS)('audit log contract on %s', (dialect) => {
     }
   });
 
+  it('appends on the writer thread into the same chain as appends on this thread', async () => {
+    const errors: unknown[] = [];
+    const writer = threadWriter(tdb.database, repo, { error: (obj) => errors.push(obj) });
+    const log = new AuditLog(repo, 60_000, { error: (obj) => errors.push(obj) }, writer);
+    for (let i = 0; i < 30; i++)
+      log.record({ accountId: 'a', actor: 'k', action: 'verdict.evaluated', details: { i } });
+    await log.flush();
+    // A transactional append on this connection between two thread batches.
+    await repo.append([{ accountId: 'a', actor: 'k', action: 'api_key.created' }]);
+    for (let i = 30; i < 60; i++)
+      log.record({ accountId: 'a', actor: 'k', action: 'verdict.evaluated', details: { i } });
+    await log.stop();
+    const entries = await repo.list('a', { limit: 100 });
+    expect(entries).toHaveLength(61);
+    expect(entries[30]!.action).toBe('api_key.created');
+    expect(entries.filter((e) => e.action === 'verdict.evaluated').map((e) => e.details.i)).toEqual(
+      Array.from({ length: 60 }, (_, i) => i),
+    );
+    expect(await repo.verify('a')).toEqual({ valid: true, entries: 61 });
+    expect(errors).toEqual([]);
+  });
+
+  it('appends on this thread when the writer thread cannot run, losing nothing', async () => {
+    const errors: unknown[] = [];
+    // A database the thread cannot open: it fails at start and every batch falls back.
+    const broken =
+      dialect === 'sqlite'
+        ? { kind: 'sqlite' as const, file: tdb.dir }
+        : { kind: 'postgres' as const, url: 'postgres://nobody@127.0.0.1:1/none' };
+    const writer = threadWriter(broken, repo, { error: (obj) => errors.push(obj) });
+    const log = new AuditLog(repo, 60_000, { error: () => undefined }, writer);
+    for (let i = 0; i < 20; i++)
+      log.record({ accountId: 'a', actor: 'k', action: 'verdict.rejected', details: { i } });
+    await log.stop();
+    expect((await repo.list('a', { limit: 100 })).map((e) => e.details.i)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i),
+    );
+    expect(await repo.verify('a')).toEqual({ valid: true, entries: 20 });
+    expect(errors.length).toBeGreaterThan(0);
+  });
+
   it('buffers hot-path events and writes them all on stop', async () => {
     const log = new AuditLog(repo, 60_000, { error: () => undefined });
     for (let i = 0; i < 50; i++)
@@ -81,5 +125,27 @@ describe.each(DIALECTS)('audit log contract on %s', (dialect) => {
     const entries = await repo.list('a', { limit: 100 });
     expect(entries.map((e) => e.details.i)).toEqual(Array.from({ length: 50 }, (_, i) => i));
     expect(await repo.verify('a')).toEqual({ valid: true, entries: 50 });
+  });
+});
+
+describe('canonicalEntry', () => {
+  it('is the RFC 8785 form the generic canonicaliser writes', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          account_id: fc.string(),
+          seq: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+          at: fc.string(),
+          actor: fc.string({ unit: 'binary' }),
+          action: fc.string(),
+          target: fc.option(fc.string({ unit: 'binary' }), { nil: null }),
+          details: fc.dictionary(fc.string(), fc.jsonValue()) as fc.Arbitrary<Record<string, unknown>>,
+        }),
+        (entry) => {
+          expect(canonicalEntry(entry)).toBe(canonicalize(entry));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

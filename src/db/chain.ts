@@ -13,3 +13,8 @@ export function chainHash(previous: string, entry: unknown): string {
   if (canonical === undefined) throw new TypeError('entry cannot be canonicalised');
   return createHash('sha256').update(previous).update(canonical).digest('hex');
 }
+
+/** `chainHash` for an entry already in RFC 8785 canonical JSON. */
+export function chainHashOfCanonical(previous: string, canonical: string): string {
+  return createHash('sha256').update(previous).update(canonical).digest('hex');
+}

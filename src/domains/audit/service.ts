@@ -1,28 +1,45 @@
 import type { Logger } from 'pino';
 import { PeriodicFlush } from '../../lib/periodic-flush.ts';
 import type { AuditEvent, AuditRepo } from './repo.ts';
+import { type AuditWriter, inThreadWriter } from './writer.ts';
 
 /**
  * The audit log. Changes that must be recorded together with what they change call the repo's
  * `appendIn(trx, …)` inside their own transaction. Hot-path events (every verdict) go through
  * `record`, which buffers and appends in batches so that a verdict never waits on a write;
  * `stop()` appends what is pending, so a graceful shutdown loses nothing.
+ * The server appends those batches on a writer thread (`threadWriter`), off the request loop.
  */
+let lastMs = 0;
+let lastIso = new Date(0).toISOString();
+
+/** `new Date().toISOString()`, formatted once per millisecond: a busy server records many per millisecond. */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
+
 export class AuditLog {
   private pending: AuditEvent[] = [];
   private readonly flusher: PeriodicFlush;
-  private static readonly MAX_BATCH = 5000;
+  // Small enough that appending a batch holds SQLite's write lock for a few milliseconds only.
+  private static readonly MAX_BATCH = 1000;
 
   constructor(
     readonly repo: AuditRepo,
     flushMs: number,
     private readonly log: Pick<Logger, 'error'>,
+    private readonly writer: AuditWriter = inThreadWriter(repo),
   ) {
     this.flusher = new PeriodicFlush(flushMs, () => this.writeBatch());
   }
 
   record(event: AuditEvent): void {
-    this.pending.push({ ...event, at: event.at ?? new Date().toISOString() });
+    this.pending.push({ ...event, at: event.at ?? isoNow() });
     // Once, on reaching the batch size: asking again for every event while a write is under way
     // queued a flush per event, which cost more than the events themselves.
     if (this.pending.length === AuditLog.MAX_BATCH) void this.flush();
@@ -36,8 +53,9 @@ export class AuditLog {
     return this.flusher.flush();
   }
 
-  stop(): Promise<void> {
-    return this.flusher.stop();
+  async stop(): Promise<void> {
+    await this.flusher.stop();
+    await this.writer.close();
   }
 
   private async writeBatch(): Promise<void> {
@@ -45,7 +63,7 @@ export class AuditLog {
     const batch = this.pending;
     this.pending = [];
     try {
-      await this.repo.append(batch);
+      await this.writer.append(batch);
     } catch (err) {
       this.log.error({ err, events: batch.length }, 'audit append failed; events kept for the next attempt');
       this.pending = batch.concat(this.pending);

@@ -21,6 +21,11 @@ export function createStateHashCache(
       entries.set(accountId, { hash, until: now() + options.ttlMs });
       return hash;
     },
+    /** The remembered hash while it is fresh, without reading the database. */
+    peek(accountId: string): string | undefined {
+      const hit = entries.get(accountId);
+      return hit && hit.until > now() ? hit.hash : undefined;
+    },
     /** A write on this instance moved the head: remember the new hash. */
     written(accountId: string, hash: string): void {
       entries.set(accountId, { hash, until: now() + options.ttlMs });
