@@ -20,6 +20,7 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { registerJsonParser } from './http/json-parser.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { opsRoutes } from './http/ops-routes.ts';
+import { lazyChildLoggerFactory } from './http/request-logger.ts';
 import { registerValidation } from './http/validation.ts';
 
 export const API_VERSION = '2026-11-22';
@@ -40,6 +41,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     loggerInstance: container.logger as FastifyBaseLogger,
     // One line per request is written by the onResponse hook below, with the route and account.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyChildLoggerFactory,
     bodyLimit: config.bodyLimit,
     genReqId: nextRequestId,
     // Client-supplied ids are not trusted for correlation of our own logs.
