@@ -1,4 +1,5 @@
 import { loadModule, parseSync } from 'libpg-query';
+import { memoizeText } from '../../../lib/text-memo.ts';
 import type { SqlDialect } from '../catalog.ts';
 import type { Finding } from '../codes.ts';
 import { type SqlToken, splitStatements, tokenizeSql } from './sql-lexer.ts';
@@ -406,8 +407,29 @@ export function analyzeSqlLexically(sql: string): Finding[] {
   return findings;
 }
 
-/** Findings for a db.query payload, statement by statement. */
+const remembered = new Map<string, (sql: string) => readonly Finding[]>();
+
+/**
+ * Findings for a db.query payload, statement by statement. A pure function of the text and the
+ * dialect, so the analysis of recently seen queries is remembered (up to 1,000 of at most 4 KB).
+ */
 export function analyzeSql(sql: string, options: SqlAnalysisOptions = {}): Finding[] {
+  const dialect = options.dialect ?? '';
+  let analyze = remembered.get(dialect);
+  if (analyze === undefined) {
+    analyze = memoizeText(
+      (text) => Object.freeze(parseAndJudge(text, options).map((f) => Object.freeze(f))),
+      {
+        capacity: 1000,
+        maxLength: 4096,
+      },
+    );
+    remembered.set(dialect, analyze);
+  }
+  return [...analyze(sql)];
+}
+
+function parseAndJudge(sql: string, options: SqlAnalysisOptions): Finding[] {
   if (sql.length > PARSE_LIMIT) return analyzeSqlLexically(sql);
   let statements = tryParse(sql);
   if (statements === undefined && options.dialect !== 'postgres' && /[`[]/.test(sql)) {
