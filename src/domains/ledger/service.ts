@@ -230,9 +230,11 @@ export function createLedgerService(deps: LedgerServiceDeps) {
   async function committedCandidates(
     accountId: string,
     vectors: readonly Float32Array[],
+    floor: number,
   ): Promise<Candidate[][]> {
+    // Only candidates at or above the gate are ever checked: the index may stop looking below it.
     const near = [];
-    for (const v of vectors) near.push(await deps.vectors.nearest(accountId, v, CONFLICT_CANDIDATES));
+    for (const v of vectors) near.push(await deps.vectors.nearest(accountId, v, CONFLICT_CANDIDATES, floor));
     const rows = new Map(
       (await repo.activeByRowkeys(accountId, [...new Set(near.flat().map((n) => n.rowkey))])).map((r) => [
         r.rowkey,
@@ -383,11 +385,12 @@ export function createLedgerService(deps: LedgerServiceDeps) {
 
       // Contradiction candidates: the most similar active claims about the same subject.
       const existing = await repo.findActiveByNormalized(accountId, normalized);
-      const [near] = await committedCandidates(accountId, [vector]);
+      const floor = conflictCandidateFloor(embedder.id);
+      const [near] = await committedCandidates(accountId, [vector], floor);
       const { found, conflicts } = conflictsAmong(
         text,
         near!.filter((c) => c.row.rowkey !== existing?.rowkey),
-        conflictCandidateFloor(embedder.id),
+        floor,
       );
       const onConflict = input.on_conflict ?? 'keep';
       rejectIfConflicting(onConflict, conflicts);
@@ -435,6 +438,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
       const committed = await committedCandidates(
         accountId,
         prepared.map((p) => p.vector),
+        floor,
       );
       const at = now().toISOString();
       return repo.db.transaction().execute(async (trx) => {

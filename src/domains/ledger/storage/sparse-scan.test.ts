@@ -6,7 +6,7 @@ import { HashEmbedder } from '../embeddings/hash.ts';
 import { createLedgerRepo } from '../repo.ts';
 import { createLedgerService, type LedgerService } from '../service.ts';
 import { createFullTextIndex, MAX_TERM_CLAIMS, selectiveTerms } from './full-text.ts';
-import { sparseScanIndex } from './sparse-scan.ts';
+import { AccountPostings, sparseScanIndex } from './sparse-scan.ts';
 import { createVectorIndex, type VectorIndex } from './vector-index.ts';
 import { bytesToVector, dot } from './vectors.ts';
 
@@ -175,5 +175,48 @@ describe('selectiveTerms', () => {
   it('keeps the rarest term when every term is common', async () => {
     expect(await selectiveTerms(['common', 'absent'], count)).toEqual(['common']);
     expect(await selectiveTerms(['absent'], count)).toEqual([]);
+  });
+});
+
+describe('pruned posting-list scan', () => {
+  const embedder = new HashEmbedder(512);
+  const WORDS = (
+    'checkout payments search billing inventory shipping auth latency error rate throughput memory ' +
+    'queue depth cache hit ratio uptime cost replica disk usage eu west us east ap south ms percent ' +
+    'seconds dollars since deploy during peak hours week migration dashboard night quarter incident plan'
+  ).split(' ');
+  /** Deterministic pseudo-random sentences sharing a small vocabulary, so many are similar. */
+  function sentences(n: number, seed: number): string[] {
+    let a = seed;
+    const rand = () => {
+      a = (Math.imul(a, 1664525) + 1013904223) >>> 0;
+      return a / 2 ** 32;
+    };
+    return Array.from({ length: n }, () => {
+      const words = Array.from(
+        { length: 5 + Math.floor(rand() * 6) },
+        () => WORDS[Math.floor(rand() * WORDS.length)],
+      );
+      return `${words.join(' ')} ${Math.floor(rand() * 10_000) / 10}`;
+    });
+  }
+
+  it('returns what scoring every claim returns, bit for bit, with and without a floor', async () => {
+    const account = new AccountPostings();
+    const stored = await embedder.embed(sentences(5000, 1));
+    for (const [i, v] of stored.entries()) account.put(i + 1, v);
+    // Replaced and removed claims leave dead slots behind.
+    for (let r = 1; r <= 5000; r += 7) account.put(r, stored[(r * 13) % 5000]!);
+    for (let r = 3; r <= 5000; r += 11) account.kill(r);
+    const queries = await embedder.embed([...sentences(60, 2), 'nothing stored looks like this']);
+    for (const q of queries) {
+      for (const [k, atLeast] of [
+        [10, 0.3],
+        [50, Number.NEGATIVE_INFINITY],
+        [3, 0.9],
+      ] as const) {
+        expect(account.nearest(q, k, atLeast)).toEqual(account.scanAll(q, k, atLeast));
+      }
+    }
   });
 });

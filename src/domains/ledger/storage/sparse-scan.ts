@@ -26,17 +26,53 @@ class Posting {
   }
 }
 
-class AccountPostings {
+/** Growable arrays, doubled when full. */
+function grown<T extends Float32Array | Float64Array | Int32Array | Uint16Array>(
+  array: T,
+  needed: number,
+  make: (length: number) => T,
+): T {
+  if (needed <= array.length) return array;
+  const next = make(Math.max(needed, array.length * 2));
+  next.set(array);
+  return next;
+}
+
+/** Below this many slots a plain scan is as fast as the pruned one. */
+const PRUNE_FROM_SLOTS = 2048;
+/** Share of the query's squared norm whose posting lists the pruned scan reads in full. */
+const PRUNE_MASS = 0.9;
+/** Claims beyond k with the best partial scores scored exactly first, to set the bar the rest must reach. */
+const SEED_CLAIMS = 8;
+/** Slack for rounding in the bounds (scores are sums of at most a few hundred products ≤ 1). */
+const BOUND_MARGIN = 1e-9;
+
+/**
+ * One account's vectors: a posting list per dimension (claims by slot, with their value), and
+ * each slot's own non-zero components in ascending dimension (to score one claim exactly).
+ */
+export class AccountPostings {
   /** Rowkey per slot; -1 once the slot is dead. */
   rowkeys: number[] = [];
   readonly slotOf = new Map<number, number>();
   readonly postings = new Map<number, Posting>();
   dead = 0;
+  /** Slot s's components are `dims` / `values` from `starts[s]` to `starts[s + 1]`. */
+  private starts = new Int32Array(64);
+  private dims = new Uint16Array(1024);
+  private values = new Float32Array(1024);
+  private entries = 0;
+  /** Squared norm of each slot's vector, and the largest of them. */
+  private norms = new Float64Array(64);
+  private maxNorm = 0;
+  /** Per-query scratch (reused: one query runs at a time, synchronously). */
+  private partial = new Float64Array(0);
+  private partialNorm = new Float64Array(0);
 
   constructor(
     /** Ledger head when last brought up to date: every write to the account's claims moves it. */
-    public seq: number,
-    public stateHash: string,
+    public seq = 0,
+    public stateHash = '',
   ) {}
 
   put(rowkey: number, vector: Float32Array): void {
@@ -44,6 +80,10 @@ class AccountPostings {
     const slot = this.rowkeys.length;
     this.rowkeys.push(rowkey);
     this.slotOf.set(rowkey, slot);
+    this.starts = grown(this.starts, slot + 2, (n) => new Int32Array(n));
+    this.norms = grown(this.norms, slot + 1, (n) => new Float64Array(n));
+    this.starts[slot] = this.entries;
+    let norm = 0;
     for (let d = 0; d < vector.length; d++) {
       const value = vector[d]!;
       if (value === 0) continue;
@@ -53,7 +93,16 @@ class AccountPostings {
         this.postings.set(d, posting);
       }
       posting.push(slot, value);
+      this.dims = grown(this.dims, this.entries + 1, (n) => new Uint16Array(n));
+      this.values = grown(this.values, this.entries + 1, (n) => new Float32Array(n));
+      this.dims[this.entries] = d;
+      this.values[this.entries] = value;
+      this.entries++;
+      norm += value * value;
     }
+    this.starts[slot + 1] = this.entries;
+    this.norms[slot] = norm;
+    if (norm > this.maxNorm) this.maxNorm = norm;
   }
 
   kill(rowkey: number): void {
@@ -63,6 +112,156 @@ class AccountPostings {
     this.slotOf.delete(rowkey);
     this.dead++;
   }
+
+  /**
+   * The `k` live claims with the highest cosine (ties by rowkey), only those with cosine ≥
+   * `atLeast`: exactly what scoring every claim returns, down to the last bit.
+   */
+  nearest(query: Float32Array, k: number, atLeast = Number.NEGATIVE_INFINITY): NearestHit[] {
+    if (k <= 0) return [];
+    return this.rowkeys.length >= PRUNE_FROM_SLOTS
+      ? (this.pruned(query, k, atLeast) ?? this.scanAll(query, k, atLeast))
+      : this.scanAll(query, k, atLeast);
+  }
+
+  /** Every posting list of the query, summed per claim. */
+  scanAll(query: Float32Array, k: number, atLeast = Number.NEGATIVE_INFINITY): NearestHit[] {
+    const scores = new Float64Array(this.rowkeys.length);
+    // Ascending dimensions, like `dot()`: the same additions in the same order.
+    for (let d = 0; d < query.length; d++) {
+      const q = query[d]!;
+      if (q === 0) continue;
+      const posting = this.postings.get(d);
+      if (!posting) continue;
+      const { slots, values, length } = posting;
+      for (let i = 0; i < length; i++) scores[slots[i]!]! += q * values[i]!;
+    }
+    return topK(this.rowkeys, scores, k, atLeast);
+  }
+
+  /** One claim's cosine: its components in ascending dimension, the additions `scanAll` makes. */
+  private exact(query: Float32Array, slot: number): number {
+    let s = 0;
+    for (let j = this.starts[slot]!, end = this.starts[slot + 1]!; j < end; j++) {
+      const q = query[this.dims[j]!]!;
+      if (q !== 0) s += q * this.values[j]!;
+    }
+    return s;
+  }
+
+  /**
+   * Reads only the posting lists holding most of the query's weight (the set E), then scores
+   * exactly the claims that could still reach the k-th best score found. For a claim v, with R
+   * the query's other dimensions, q·v = q_E·v_E + q_R·v_R ≤ q_E·v_E + ‖q_R‖·‖v_R‖ (Cauchy–Schwarz),
+   * and ‖v_R‖² ≤ ‖v‖² − ‖v_E‖²; both E terms are summed from the lists read. A claim whose bound
+   * is below the k-th best exact score among those already scored cannot be in the answer. Exact
+   * scores use the claim's own components, so the result is the one `scanAll` gives. Undefined
+   * when the bound would not prune (too little of the query's weight in E for the bar reached).
+   */
+  private pruned(query: Float32Array, k: number, atLeast: number): NearestHit[] | undefined {
+    const dims: number[] = [];
+    let queryNorm = 0;
+    for (let d = 0; d < query.length; d++) {
+      const q = query[d]!;
+      if (q === 0 || !this.postings.has(d)) continue;
+      dims.push(d);
+      queryNorm += q * q;
+    }
+    if (dims.length === 0) return this.scanAll(query, k, atLeast);
+    // Most weight per posting first.
+    const cost = (d: number) => this.postings.get(d)!.length / (query[d]! * query[d]!);
+    dims.sort((a, b) => cost(a) - cost(b));
+
+    const n = this.rowkeys.length;
+    if (this.partial.length < n) {
+      this.partial = new Float64Array(Math.max(n, this.partial.length * 2));
+      this.partialNorm = new Float64Array(this.partial.length);
+    }
+    const partial = this.partial;
+    const partialNorm = this.partialNorm;
+    partial.fill(0, 0, n);
+    partialNorm.fill(0, 0, n);
+    let readNorm = 0;
+    let read = 0;
+    while (read < dims.length && readNorm < PRUNE_MASS * queryNorm) {
+      const d = dims[read++]!;
+      const q = query[d]!;
+      const { slots, values, length } = this.postings.get(d)!;
+      for (let i = 0; i < length; i++) {
+        const slot = slots[i]!;
+        const v = values[i]!;
+        partial[slot]! += q * v;
+        partialNorm[slot]! += v * v;
+      }
+      readNorm += q * q;
+    }
+    const rest = read === dims.length ? 0 : Math.max(0, queryNorm - readNorm);
+
+    const rowkeys = this.rowkeys;
+    const best: NearestHit[] = [];
+    let bar = atLeast;
+    const consider = (slot: number) => {
+      const cosine = this.exact(query, slot);
+      if (cosine >= atLeast && insertHit(best, k, rowkeys[slot]!, cosine) && best.length === k)
+        bar = Math.max(atLeast, best[k - 1]!.cosine);
+    };
+    // Seed the bar with the claims of highest partial score.
+    const seeds = k + SEED_CLAIMS;
+    const seedSlots = new Int32Array(seeds);
+    const seedScores = new Float64Array(seeds);
+    let seeded = 0;
+    for (let slot = 0; slot < n; slot++) {
+      const p = partial[slot]!;
+      if (seeded === seeds && p <= seedScores[seeds - 1]!) continue;
+      if (rowkeys[slot]! < 0) continue;
+      if (seeded === seeds) seeded--;
+      let at = seeded++;
+      while (at > 0 && seedScores[at - 1]! < p) {
+        seedScores[at] = seedScores[at - 1]!;
+        seedSlots[at] = seedSlots[at - 1]!;
+        at--;
+      }
+      seedScores[at] = p;
+      seedSlots[at] = slot;
+    }
+    for (let i = 0; i < seeded; i++) {
+      consider(seedSlots[i]!);
+      partialNorm[seedSlots[i]!] = -1;
+    }
+    // Claims outside every list read can reach at most ‖q_R‖·max‖v‖: give up if that clears the bar.
+    if (Math.sqrt(rest * this.maxNorm) + BOUND_MARGIN >= bar) return undefined;
+
+    const norms = this.norms;
+    for (let slot = 0; slot < n; slot++) {
+      const seen = partialNorm[slot]!;
+      const gap = bar - BOUND_MARGIN - partial[slot]!;
+      // Skip when partial + sqrt(rest · ‖v_R‖²) < bar (the small addend covers rounding in ‖v_R‖²).
+      if (gap > 0 && gap * gap > rest * (norms[slot]! - seen + BOUND_MARGIN)) continue;
+      if (seen < 0 || rowkeys[slot]! < 0) continue;
+      consider(slot);
+    }
+    return best;
+  }
+}
+
+/** Inserts a hit into `best` (highest cosine first, ties by rowkey, at most k); false when it does not make it. */
+function insertHit(best: NearestHit[], k: number, rowkey: number, cosine: number): boolean {
+  if (best.length === k) {
+    const last = best[k - 1]!;
+    if (cosine < last.cosine || (cosine === last.cosine && rowkey > last.rowkey)) return false;
+    best.pop();
+  }
+  const hit = { rowkey, cosine };
+  let at = best.length;
+  best.push(hit);
+  while (at > 0) {
+    const above = best[at - 1]!;
+    if (above.cosine > cosine || (above.cosine === cosine && above.rowkey < rowkey)) break;
+    best[at] = above;
+    at--;
+  }
+  best[at] = hit;
+  return true;
 }
 
 /** More changes than this since the cached head: reloading the account is cheaper than replaying them. */
@@ -170,19 +369,8 @@ export function sparseScanIndex(db: Db, options: { maxCachedAccounts?: number } 
     // Writes are learnt from the ledger on the next query, committed or not in this process.
     async add() {},
     async remove() {},
-    async nearest(accountId, query, k) {
-      const account = await current(accountId);
-      const scores = new Float64Array(account.rowkeys.length);
-      // Ascending dimensions, like `dot()`: the same additions in the same order.
-      for (let d = 0; d < query.length; d++) {
-        const q = query[d]!;
-        if (q === 0) continue;
-        const posting = account.postings.get(d);
-        if (!posting) continue;
-        const { slots, values, length } = posting;
-        for (let i = 0; i < length; i++) scores[slots[i]!]! += q * values[i]!;
-      }
-      return topK(account.rowkeys, scores, k);
+    async nearest(accountId, query, k, atLeast) {
+      return (await current(accountId)).nearest(query, k, atLeast);
     },
     async reset() {
       cache.clear();
@@ -190,31 +378,22 @@ export function sparseScanIndex(db: Db, options: { maxCachedAccounts?: number } 
   };
 }
 
-/** The k best live slots, highest score first, ties by rowkey (the brute-force order). */
-function topK(rowkeys: readonly number[], scores: Float64Array, k: number): NearestHit[] {
+/** The k best live slots at or above `atLeast`, highest score first, ties by rowkey (the brute-force order). */
+function topK(rowkeys: readonly number[], scores: Float64Array, k: number, atLeast: number): NearestHit[] {
   const best: NearestHit[] = [];
   if (k <= 0) return best;
   for (let slot = 0; slot < rowkeys.length; slot++) {
     const rowkey = rowkeys[slot]!;
     if (rowkey < 0) continue;
     const cosine = scores[slot]!;
+    if (cosine < atLeast) continue;
     // Most slots lose to the current k-th: decide that before allocating (100k objects per query
     // showed up as garbage-collection pauses in the search p95).
     if (best.length === k) {
       const last = best[k - 1]!;
       if (cosine < last.cosine || (cosine === last.cosine && rowkey > last.rowkey)) continue;
-      best.pop();
     }
-    const hit = { rowkey, cosine };
-    let at = best.length;
-    best.push(hit);
-    while (at > 0) {
-      const above = best[at - 1]!;
-      if (above.cosine > cosine || (above.cosine === cosine && above.rowkey < rowkey)) break;
-      best[at] = above;
-      at--;
-    }
-    best[at] = hit;
+    insertHit(best, k, rowkey, cosine);
   }
   return best;
 }

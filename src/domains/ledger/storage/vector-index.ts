@@ -23,7 +23,8 @@ export interface VectorIndex {
     items: ReadonlyArray<{ rowkey: number; accountId: string; vector: Float32Array }>,
   ): Promise<void>;
   remove(trx: Kysely<Database>, rowkeys: readonly number[]): Promise<void>;
-  nearest(accountId: string, query: Float32Array, k: number): Promise<NearestHit[]>;
+  /** The k nearest; with `atLeast`, the k nearest of those with cosine ≥ it (the k nearest, filtered). */
+  nearest(accountId: string, query: Float32Array, k: number, atLeast?: number): Promise<NearestHit[]>;
   /** Drops the adapter's copy (before a re-index with another model). */
   reset(): Promise<void>;
 }
@@ -58,12 +59,14 @@ export function sqliteVecIndex(db: Db): VectorIndex {
       for (const rowkey of rowkeys)
         await sql`delete from claim_vec where rowid = ${BigInt(rowkey)}`.execute(trx);
     },
-    async nearest(accountId, query, k) {
+    async nearest(accountId, query, k, atLeast = Number.NEGATIVE_INFINITY) {
       const rows = await sql<{ rowid: number; distance: number }>`
         select rowid, distance from claim_vec
         where embedding match ${Buffer.from(query.buffer, query.byteOffset, query.byteLength)} and k = ${k} and account_id = ${accountId}
         order by distance`.execute(db.kysely);
-      return rows.rows.map((r) => ({ rowkey: Number(r.rowid), cosine: 1 - r.distance }));
+      return rows.rows
+        .map((r) => ({ rowkey: Number(r.rowid), cosine: 1 - r.distance }))
+        .filter((h) => h.cosine >= atLeast);
     },
     async reset() {
       await sql.raw('drop trigger if exists claim_vectors_after_delete').execute(db.kysely);
@@ -106,11 +109,13 @@ export function pgVectorIndex(db: Db): VectorIndex {
         trx,
       );
     },
-    async nearest(accountId, query, k) {
+    async nearest(accountId, query, k, atLeast = Number.NEGATIVE_INFINITY) {
       const rows = await sql<{ rowkey: string | number; distance: number }>`
         select rowkey, embedding <=> ${pgVectorLiteral(query)}::vector as distance from claim_vec_pg
         where account_id = ${accountId} order by distance, rowkey limit ${k}`.execute(db.kysely);
-      return rows.rows.map((r) => ({ rowkey: Number(r.rowkey), cosine: 1 - Number(r.distance) }));
+      return rows.rows
+        .map((r) => ({ rowkey: Number(r.rowkey), cosine: 1 - Number(r.distance) }))
+        .filter((h) => h.cosine >= atLeast);
     },
     async reset() {
       await sql`drop trigger if exists claim_vectors_after_delete on claim_vectors`.execute(db.kysely);
@@ -169,13 +174,13 @@ export function exactScanIndex(db: Db, options: { maxCachedAccounts?: number } =
     async remove() {
       // Removal is seen through the ledger head on the next search.
     },
-    async nearest(accountId, query, k) {
+    async nearest(accountId, query, k, atLeast = Number.NEGATIVE_INFINITY) {
       const { rowkeys, vectors } = await load(accountId);
       const hits: NearestHit[] = [];
       for (let i = 0; i < vectors.length; i++)
         hits.push({ rowkey: rowkeys[i]!, cosine: dot(query, vectors[i]!) });
       hits.sort((a, b) => b.cosine - a.cosine || a.rowkey - b.rowkey);
-      return hits.slice(0, k);
+      return hits.slice(0, k).filter((h) => h.cosine >= atLeast);
     },
     async reset() {
       cache.clear();
