@@ -454,14 +454,16 @@ export function createLedgerService(deps: LedgerServiceDeps) {
           const current = await repo.findActiveByNormalized(accountId, p.normalized, trx);
           // Only the claim's non-zero components can contribute (most, for the sparse hash embedder).
           const nonZero = nonZeroDimensions(p.vector);
-          const candidates: Candidate[] = [
-            ...committed[i]!.filter((c) => !written.has(c.row.rowkey)),
-            ...[...written.values()].map((w) => ({
-              row: w.row,
-              cosine: sparseDot(p.vector, nonZero, w.vector),
-            })),
-          ].filter((c) => !retired.has(c.row.rowkey) && c.row.rowkey !== current?.rowkey);
-          const { found, conflicts } = conflictsAmong(p.text, candidates, floor);
+          const candidates: Candidate[] = committed[i]!.filter((c) => !written.has(c.row.rowkey));
+          for (const w of written.values()) {
+            // Below the gate a candidate is never checked: do not keep it.
+            const cosine = sparseDot(p.vector, nonZero, w.vector);
+            if (cosine >= floor) candidates.push({ row: w.row, cosine });
+          }
+          const eligible = candidates.filter(
+            (c) => !retired.has(c.row.rowkey) && c.row.rowkey !== current?.rowkey,
+          );
+          const { found, conflicts } = conflictsAmong(p.text, eligible, floor);
           const onConflict = p.input.on_conflict ?? 'keep';
           rejectIfConflicting(onConflict, conflicts, i);
           const superseded = onConflict === 'supersede' ? found.map((f) => f.claim.row) : [];

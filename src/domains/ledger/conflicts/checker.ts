@@ -61,6 +61,9 @@ interface Analysis {
   /** Numeric values with their unit, as `value|unit`. */
   quantities: Set<string>;
   proper: Set<string>;
+  /** `words` as a set, and joined with a space on each side (phrase look-ups). */
+  wordSet: Set<string>;
+  text: string;
 }
 
 export function canonical(word: string): string {
@@ -169,7 +172,22 @@ function analyse(text: string): Analysis {
     terms.add(t.canon);
     if (t.proper) proper.add(t.canon);
   }
-  return { negated, terms, words: tokens.map((t) => t.canon), quantities, proper };
+  const words = tokens.map((t) => t.canon);
+  return { negated, terms, words, quantities, proper, wordSet: new Set(words), text: ` ${words.join(' ')} ` };
+}
+
+/** Analyses of recent texts: a store checks one claim against ten stored ones, often the same ones. */
+const analysed = new Map<string, Analysis>();
+const MAX_ANALYSED = 4096;
+
+/** `analyse(text)`, remembered (an analysis is never modified once made). */
+function analysis(text: string): Analysis {
+  let a = analysed.get(text);
+  if (a) return a;
+  a = analyse(text);
+  if (analysed.size >= MAX_ANALYSED) analysed.delete(analysed.keys().next().value!);
+  analysed.set(text, a);
+  return a;
 }
 
 function related(a: string, b: string): boolean {
@@ -213,8 +231,8 @@ function negatedPrefix(a: string, b: string): boolean {
 
 /** An opposite pair: one word (or phrase) only in A whose opposite is only in B. */
 function findOpposites(a: Analysis, b: Analysis): { x: string; y: string } | null {
-  const aWords = new Set(a.words);
-  const bWords = new Set(b.words);
+  const aWords = a.wordSet;
+  const bWords = b.wordSet;
   for (const x of aWords) {
     if (bWords.has(x)) continue;
     for (const y of ANTONYM_INDEX.get(x) ?? []) {
@@ -224,8 +242,8 @@ function findOpposites(a: Analysis, b: Analysis): { x: string; y: string } | nul
       if (!aWords.has(y) && negatedPrefix(x, y)) return { x, y };
     }
   }
-  const aText = ` ${a.words.join(' ')} `;
-  const bText = ` ${b.words.join(' ')} `;
+  const aText = a.text;
+  const bText = b.text;
   for (const [p, q] of PHRASES) {
     for (const [x, y] of [
       [p, q],
@@ -255,8 +273,11 @@ export function detectConflict(
   options: ConflictOptions = {},
 ): Conflict | null {
   if (similarity < (options.minSimilarity ?? DEFAULT_MIN_SIMILARITY)) return null;
-  const a = analyse(existingClaim);
-  const b = analyse(newClaim);
+  return conflictBetween(analysis(existingClaim), analysis(newClaim));
+}
+
+/** `detectConflict` on analysed statements: `a` the existing one, `b` the new one. */
+function conflictBetween(a: Analysis, b: Analysis): Conflict | null {
   const opposites = findOpposites(a, b);
 
   if (a.negated !== b.negated) {
@@ -343,8 +364,12 @@ export function findConflicts<C extends ConflictCandidate>(
   options: ConflictOptions = {},
 ): FoundConflict<C>[] {
   const found: FoundConflict<C>[] = [];
+  const minSimilarity = options.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
+  let b: Analysis | undefined;
   for (const claim of candidates) {
-    const conflict = detectConflict(newClaim, claim.text, claim.similarity, options);
+    if (claim.similarity < minSimilarity) continue;
+    b ??= analysis(newClaim);
+    const conflict = conflictBetween(analysis(claim.text), b);
     if (conflict) found.push({ ...conflict, claim, similarity: claim.similarity });
   }
   return found.sort((a, b) => b.similarity - a.similarity || (a.claim.id < b.claim.id ? -1 : 1));
