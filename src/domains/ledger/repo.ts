@@ -49,6 +49,56 @@ const CLAIM_COLUMNS = [
   'updated_at',
 ] as const;
 
+/** A ledger entry row as stored. */
+export interface EntryRow {
+  account_id: string;
+  seq: number;
+  entry: string;
+  prev_hash: string;
+  state_hash: string;
+}
+
+export interface VersionRow {
+  claim_id: string;
+  account_id: string;
+  version: number;
+  claim: string;
+  source: string;
+  confidence: number;
+  created_at: string;
+  ledger_seq: number;
+}
+
+/** Chains entries after `head` in memory: the rows to insert, the new head, and each entry's seq. */
+export function chainEntries(accountId: string, head: LedgerHead, inputs: readonly EntryInput[]) {
+  let { seq, state_hash } = head;
+  const seqs: number[] = [];
+  const rows: EntryRow[] = [];
+  for (const input of inputs) {
+    seq += 1;
+    const entry = { ...input, seq } as LedgerEntry;
+    const next = chainHash(state_hash, entry);
+    rows.push({
+      account_id: accountId,
+      seq,
+      entry: JSON.stringify(entry),
+      prev_hash: state_hash,
+      state_hash: next,
+    });
+    state_hash = next;
+    seqs.push(seq);
+  }
+  return { head: { seq, state_hash }, seqs, rows };
+}
+
+/** Rows per multi-row insert: far below SQLite's (32,766) and PostgreSQL's (65,535) parameter limits. */
+function chunks<T>(rows: readonly T[], columns: number): T[][] {
+  const size = Math.max(1, Math.floor(8000 / columns));
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
 function toClaim(row: Record<string, unknown>): ClaimRow {
   return {
     ...(row as unknown as ClaimRow),
@@ -59,6 +109,14 @@ function toClaim(row: Record<string, unknown>): ClaimRow {
 }
 
 export function createLedgerRepo(db: Kysely<Database>, dialect: DialectName) {
+  async function setHead(trx: Transaction<Database>, accountId: string, head: LedgerHead): Promise<void> {
+    await trx
+      .updateTable('ledger_heads')
+      .set({ seq: head.seq, state_hash: head.state_hash })
+      .where('account_id', '=', accountId)
+      .execute();
+  }
+
   return {
     db,
 
@@ -96,32 +154,18 @@ export function createLedgerRepo(db: Kysely<Database>, dialect: DialectName) {
       head: LedgerHead,
       inputs: readonly EntryInput[],
     ) {
-      let { seq, state_hash } = head;
-      const seqs: number[] = [];
-      for (const input of inputs) {
-        seq += 1;
-        const entry = { ...input, seq } as LedgerEntry;
-        const next = chainHash(state_hash, entry);
-        await trx
-          .insertInto('ledger_entries')
-          .values({
-            account_id: accountId,
-            seq,
-            entry: JSON.stringify(entry),
-            prev_hash: state_hash,
-            state_hash: next,
-          })
-          .execute();
-        state_hash = next;
-        seqs.push(seq);
-      }
-      await trx
-        .updateTable('ledger_heads')
-        .set({ seq, state_hash })
-        .where('account_id', '=', accountId)
-        .execute();
-      return { head: { seq, state_hash }, seqs };
+      const chained = chainEntries(accountId, head, inputs);
+      for (const row of chained.rows) await trx.insertInto('ledger_entries').values(row).execute();
+      await setHead(trx, accountId, chained.head);
+      return { head: chained.head, seqs: chained.seqs };
     },
+
+    /** Inserts chained entries, several per statement. */
+    async insertEntries(trx: Transaction<Database>, rows: readonly EntryRow[]): Promise<void> {
+      for (const chunk of chunks(rows, 5)) await trx.insertInto('ledger_entries').values(chunk).execute();
+    },
+
+    setHead,
 
     async entries(accountId: string, afterSeq: number, limit: number) {
       const rows = await db
@@ -149,6 +193,30 @@ export function createLedgerRepo(db: Kysely<Database>, dialect: DialectName) {
         .where('status', '=', 'active')
         .executeTakeFirst();
       return row ? toClaim(row) : undefined;
+    },
+
+    /**
+     * The active claims of the account with these normalized texts, the first by rowkey for each
+     * (what `findActiveByNormalized` returns on SQLite, where the index lists equal keys by rowid).
+     */
+    async activeByNormalized(
+      trx: Kysely<Database>,
+      accountId: string,
+      normalized: readonly string[],
+    ): Promise<Map<string, ClaimRow>> {
+      const found = new Map<string, ClaimRow>();
+      for (const chunk of chunks([...new Set(normalized)], 1)) {
+        const rows = await trx
+          .selectFrom('claims')
+          .select(CLAIM_COLUMNS)
+          .where('account_id', '=', accountId)
+          .where('normalized', 'in', chunk)
+          .where('status', '=', 'active')
+          .orderBy('rowkey')
+          .execute();
+        for (const row of rows) if (!found.has(row.normalized)) found.set(row.normalized, toClaim(row));
+      }
+      return found;
     },
 
     /** A claim of the account by uuid or short id, whatever its status. */
@@ -227,20 +295,8 @@ export function createLedgerRepo(db: Kysely<Database>, dialect: DialectName) {
       await trx.updateTable('claims').set(values).where('id', '=', id).execute();
     },
 
-    async insertVersion(
-      trx: Transaction<Database>,
-      row: {
-        claim_id: string;
-        account_id: string;
-        version: number;
-        claim: string;
-        source: string;
-        confidence: number;
-        created_at: string;
-        ledger_seq: number;
-      },
-    ): Promise<void> {
-      await trx.insertInto('claim_versions').values(row).execute();
+    async insertVersions(trx: Transaction<Database>, rows: readonly VersionRow[]): Promise<void> {
+      for (const chunk of chunks(rows, 8)) await trx.insertInto('claim_versions').values(chunk).execute();
     },
 
     async putVector(
@@ -254,6 +310,28 @@ export function createLedgerRepo(db: Kysely<Database>, dialect: DialectName) {
         .values({ rowkey, account_id: accountId, embedding: vectorToBytes(vector) })
         .onConflict((oc) => oc.column('rowkey').doUpdateSet({ embedding: vectorToBytes(vector) }))
         .execute();
+    },
+
+    /** Inserts or replaces vectors, several per statement (each rowkey at most once). */
+    async putVectors(
+      trx: Transaction<Database>,
+      items: ReadonlyArray<{ rowkey: number; accountId: string; vector: Float32Array }>,
+    ): Promise<void> {
+      for (const chunk of chunks(items, 3)) {
+        await trx
+          .insertInto('claim_vectors')
+          .values(
+            chunk.map((i) => ({
+              rowkey: i.rowkey,
+              account_id: i.accountId,
+              embedding: vectorToBytes(i.vector),
+            })),
+          )
+          .onConflict((oc) =>
+            oc.column('rowkey').doUpdateSet((eb) => ({ embedding: eb.ref('excluded.embedding') })),
+          )
+          .execute();
+      }
     },
 
     async deleteVectors(trx: Transaction<Database>, rowkeys: readonly number[]): Promise<void> {

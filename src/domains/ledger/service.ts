@@ -12,7 +12,16 @@ import {
 } from './conflicts.ts';
 import type { Embedder } from './embeddings/embedder.ts';
 import { type PiiType, scrub } from './pii/scrubber.ts';
-import type { ClaimRow, EntryInput, LedgerEntry, LedgerHead, LedgerRepo } from './repo.ts';
+import {
+  type ClaimRow,
+  chainEntries,
+  type EntryInput,
+  type EntryRow,
+  type LedgerEntry,
+  type LedgerHead,
+  type LedgerRepo,
+  type VersionRow,
+} from './repo.ts';
 import {
   fuseRankings,
   type RelevanceFloor,
@@ -250,12 +259,46 @@ export function createLedgerService(deps: LedgerServiceDeps) {
   }
 
   /**
+   * Rows of a transaction's new claims not written yet: `write` adds to them and `flush` inserts
+   * them several per statement (before anything is retired, and before the transaction ends).
+   */
+  interface Pending {
+    entries: EntryRow[];
+    head: LedgerHead | undefined;
+    versions: VersionRow[];
+    vectors: Array<{ rowkey: number; accountId: string; vector: Float32Array }>;
+    texts: Array<{ rowkey: number; text: string }>;
+  }
+
+  const pendingWrites = (): Pending => ({
+    entries: [],
+    head: undefined,
+    versions: [],
+    vectors: [],
+    texts: [],
+  });
+
+  async function flush(trx: Transaction<Database>, accountId: string, pending: Pending): Promise<void> {
+    const { entries, head, versions, vectors, texts } = pending;
+    Object.assign(pending, pendingWrites());
+    if (entries.length > 0) await repo.insertEntries(trx, entries);
+    if (head) await repo.setHead(trx, accountId, head);
+    if (versions.length > 0) await repo.insertVersions(trx, versions);
+    if (vectors.length > 0) {
+      await repo.putVectors(trx, vectors);
+      await deps.vectors.add(trx, vectors);
+    }
+    if (texts.length > 0) await deps.fullText.add(trx, texts);
+  }
+
+  /**
    * Appends one claim after `head` inside the caller's transaction: ledger entries, claim row or
    * new version, vector and full-text index, superseded claims. Returns the new head and the audit
    * events for the caller to append (once per transaction).
    */
   async function write(
     trx: Transaction<Database>,
+    pending: Pending,
     accountId: string,
     actor: string,
     head: LedgerHead,
@@ -273,7 +316,9 @@ export function createLedgerService(deps: LedgerServiceDeps) {
       { at, op: 'store', claim_id: id, version, claim: text, source: p.source, confidence: input.confidence },
     ];
     for (const old of superseded) entries.push({ at, op: 'supersede', claim_id: old.id, by: id });
-    const { head: next, seqs } = await repo.append(trx, accountId, head, entries);
+    const { head: next, seqs, rows } = chainEntries(accountId, head, entries);
+    pending.entries.push(...rows);
+    pending.head = next;
 
     let rowkey: number;
     if (current) {
@@ -285,6 +330,8 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         version,
         updated_at: at,
       });
+      // Whatever was written for this claim earlier in the transaction must be in place to retire.
+      await flush(trx, accountId, pending);
       await retire(trx, [rowkey]);
     } else {
       rowkey = await repo.insertClaim(trx, {
@@ -301,7 +348,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         updated_at: at,
       });
     }
-    await repo.insertVersion(trx, {
+    pending.versions.push({
       claim_id: id,
       account_id: accountId,
       version,
@@ -311,15 +358,17 @@ export function createLedgerService(deps: LedgerServiceDeps) {
       created_at: at,
       ledger_seq: seqs[0]!,
     });
-    await repo.putVector(trx, rowkey, accountId, p.vector);
-    await deps.vectors.add(trx, [{ rowkey, accountId, vector: p.vector }]);
-    await deps.fullText.add(trx, [{ rowkey, text }]);
-    for (const old of superseded)
-      await repo.updateClaim(trx, old.id, { status: 'superseded', updated_at: at });
-    await retire(
-      trx,
-      superseded.map((s) => s.rowkey),
-    );
+    pending.vectors.push({ rowkey, accountId, vector: p.vector });
+    pending.texts.push({ rowkey, text });
+    if (superseded.length > 0) {
+      await flush(trx, accountId, pending);
+      for (const old of superseded)
+        await repo.updateClaim(trx, old.id, { status: 'superseded', updated_at: at });
+      await retire(
+        trx,
+        superseded.map((s) => s.rowkey),
+      );
+    }
     const audit: AuditEvents = [
       {
         accountId,
@@ -402,8 +451,10 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         // Re-read under the lock: a concurrent store of the same claim must become a version of it.
         const current = await repo.findActiveByNormalized(accountId, normalized, trx);
         const superseded = onConflict === 'supersede' ? found.map((f) => f.claim.row) : [];
+        const pending = pendingWrites();
         const { result, audit } = await write(
           trx,
+          pending,
           accountId,
           actor,
           head,
@@ -413,6 +464,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
           conflicts,
           at,
         );
+        await flush(trx, accountId, pending);
         await deps.audit.appendIn(trx, audit);
         await options.remember?.(trx, result);
         return result;
@@ -449,9 +501,16 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         const retired = new Set<number>();
         const results: StoreResult[] = [];
         const audit: AuditEvents = [];
+        const pending = pendingWrites();
+        // The active claim per normalized text, read once and then kept up to date with the batch's writes.
+        const active = await repo.activeByNormalized(
+          trx,
+          accountId,
+          prepared.map((p) => p.normalized),
+        );
         for (let i = 0; i < prepared.length; i++) {
           const p = prepared[i]!;
-          const current = await repo.findActiveByNormalized(accountId, p.normalized, trx);
+          const current = active.get(p.normalized);
           // Only the claim's non-zero components can contribute (most, for the sparse hash embedder).
           const nonZero = nonZeroDimensions(p.vector);
           const candidates: Candidate[] = committed[i]!.filter((c) => !written.has(c.row.rowkey));
@@ -467,13 +526,28 @@ export function createLedgerService(deps: LedgerServiceDeps) {
           const onConflict = p.input.on_conflict ?? 'keep';
           rejectIfConflicting(onConflict, conflicts, i);
           const superseded = onConflict === 'supersede' ? found.map((f) => f.claim.row) : [];
-          const done = await write(trx, accountId, actor, head, p, current, superseded, conflicts, at);
+          const done = await write(
+            trx,
+            pending,
+            accountId,
+            actor,
+            head,
+            p,
+            current,
+            superseded,
+            conflicts,
+            at,
+          );
           head = done.head;
+          for (const s of superseded)
+            if (active.get(s.normalized)?.rowkey === s.rowkey) active.delete(s.normalized);
+          active.set(p.normalized, done.row);
           written.set(done.row.rowkey, { row: done.row, vector: p.vector });
           for (const s of superseded) retired.add(s.rowkey);
           results.push(done.result);
           audit.push(...done.audit);
         }
+        await flush(trx, accountId, pending);
         await deps.audit.appendIn(trx, audit);
         return results;
       });

@@ -68,8 +68,11 @@ export async function selectiveTerms(
 export function fts5Index(db: Db): FullTextIndex {
   return {
     async add(trx, items) {
-      for (const i of items)
-        await sql`insert into claims_fts (rowid, claim) values (${i.rowkey}, ${i.text})`.execute(trx);
+      // Several rows per statement (2 parameters each, far below SQLite's limit of 32,766).
+      for (let at = 0; at < items.length; at += 4000) {
+        const rows = items.slice(at, at + 4000).map((i) => sql`(${i.rowkey}, ${i.text})`);
+        await sql`insert into claims_fts (rowid, claim) values ${sql.join(rows)}`.execute(trx);
+      }
     },
     async remove(trx, rowkeys) {
       for (const r of rowkeys) await sql`delete from claims_fts where rowid = ${r}`.execute(trx);
