@@ -85,7 +85,7 @@ describe.each(harnesses)('vector index on $name', (harness) => {
     vectors = await createVectorIndex(db);
     await vectors.init(embedder.dimension);
     ledger = createLedgerService({
-      repo: createLedgerRepo(db.kysely, db.dialect),
+      repo: createLedgerRepo(db.kysely),
       vectors,
       fullText: createFullTextIndex(db),
       embedder: async () => embedder,

@@ -1,6 +1,5 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { chainHash, GENESIS_HASH } from '../../db/chain.ts';
-import type { DialectName } from '../../db/database.ts';
 import type { ClaimsTable, Database } from '../../db/schema.ts';
 import { bytesToVector, vectorToBytes } from './storage/vectors.ts';
 
@@ -108,7 +107,7 @@ function toClaim(row: Record<string, unknown>): ClaimRow {
   };
 }
 
-export function createLedgerRepo(db: Kysely<Database>, dialect: DialectName) {
+export function createLedgerRepo(db: Kysely<Database>) {
   async function setHead(trx: Transaction<Database>, accountId: string, head: LedgerHead): Promise<void> {
     await trx
       .updateTable('ledger_heads')
@@ -120,19 +119,20 @@ export function createLedgerRepo(db: Kysely<Database>, dialect: DialectName) {
   return {
     db,
 
-    /** The account's chain head, locked for the rest of `trx` (SQLite writers are already serial). */
+    /**
+     * The account's chain head, created at genesis if missing and locked for the rest of `trx`
+     * (SQLite writers are already serial): the no-op update takes the row lock on PostgreSQL, as
+     * `select … for update` would, in the same statement.
+     */
     async lockHead(trx: Transaction<Database>, accountId: string): Promise<LedgerHead> {
-      await trx
+      const head = await trx
         .insertInto('ledger_heads')
         .values({ account_id: accountId, seq: 0, state_hash: GENESIS_HASH })
-        .onConflict((oc) => oc.column('account_id').doNothing())
-        .execute();
-      let q = trx
-        .selectFrom('ledger_heads')
-        .select(['seq', 'state_hash'])
-        .where('account_id', '=', accountId);
-      if (dialect === 'postgres') q = q.forUpdate();
-      const head = await q.executeTakeFirstOrThrow();
+        .onConflict((oc) =>
+          oc.column('account_id').doUpdateSet((eb) => ({ seq: eb.ref('ledger_heads.seq') })),
+        )
+        .returning(['seq', 'state_hash'])
+        .executeTakeFirstOrThrow();
       return { seq: Number(head.seq), state_hash: head.state_hash };
     },
 

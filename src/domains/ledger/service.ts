@@ -31,7 +31,7 @@ import {
 import { lexicalOverlap } from './search/lexical.ts';
 import { CANDIDATES_PER_SIDE } from './search/memory-index.ts';
 import type { FullTextIndex } from './storage/full-text.ts';
-import type { VectorIndex } from './storage/vector-index.ts';
+import type { NearestHit, VectorIndex } from './storage/vector-index.ts';
 import { dot } from './storage/vectors.ts';
 
 export type OnConflict = 'keep' | 'reject' | 'supersede';
@@ -242,8 +242,13 @@ export function createLedgerService(deps: LedgerServiceDeps) {
     floor: number,
   ): Promise<Candidate[][]> {
     // Only candidates at or above the gate are ever checked: the index may stop looking below it.
-    const near = [];
-    for (const v of vectors) near.push(await deps.vectors.nearest(accountId, v, CONFLICT_CANDIDATES, floor));
+    let near: NearestHit[][] = [];
+    if (deps.vectors.nearestMany) {
+      near = await deps.vectors.nearestMany(accountId, vectors, CONFLICT_CANDIDATES, floor);
+    } else {
+      for (const v of vectors)
+        near.push(await deps.vectors.nearest(accountId, v, CONFLICT_CANDIDATES, floor));
+    }
     const rows = new Map(
       (await repo.activeByRowkeys(accountId, [...new Set(near.flat().map((n) => n.rowkey))])).map((r) => [
         r.rowkey,

@@ -74,7 +74,7 @@ export async function createLedger(deps: {
   /** `arbiter reindex` opens the ledger knowing the index is stale. */
   skipEmbedderCheck?: boolean;
 }) {
-  const repo = createLedgerRepo(deps.db.kysely, deps.db.dialect);
+  const repo = createLedgerRepo(deps.db.kysely);
   const embedder = await createEmbedder(embedderConfig(deps.config.embedder));
   const vectors = await createVectorIndex(deps.db, embedder);
   const fullText = createFullTextIndex(deps.db);

@@ -41,7 +41,7 @@ describe.each(DIALECTS)('sparse posting-list index and bulk store on %s', (diale
     vectors = await createVectorIndex(db, embedder);
     other = sparseScanIndex(db);
     ledger = createLedgerService({
-      repo: createLedgerRepo(db.kysely, db.dialect),
+      repo: createLedgerRepo(db.kysely),
       vectors,
       fullText: createFullTextIndex(db),
       embedder: async () => embedder,

@@ -372,6 +372,10 @@ export function sparseScanIndex(db: Db, options: { maxCachedAccounts?: number } 
     async nearest(accountId, query, k, atLeast) {
       return (await current(accountId)).nearest(query, k, atLeast);
     },
+    async nearestMany(accountId, queries, k, atLeast) {
+      const account = await current(accountId);
+      return queries.map((q) => account.nearest(q, k, atLeast));
+    },
     async reset() {
       cache.clear();
     },

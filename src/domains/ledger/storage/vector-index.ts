@@ -25,6 +25,13 @@ export interface VectorIndex {
   remove(trx: Kysely<Database>, rowkeys: readonly number[]): Promise<void>;
   /** The k nearest; with `atLeast`, the k nearest of those with cosine ≥ it (the k nearest, filtered). */
   nearest(accountId: string, query: Float32Array, k: number, atLeast?: number): Promise<NearestHit[]>;
+  /** `nearest` for several queries against one view of the account (one refresh for all). */
+  nearestMany?(
+    accountId: string,
+    queries: readonly Float32Array[],
+    k: number,
+    atLeast?: number,
+  ): Promise<NearestHit[][]>;
   /** Drops the adapter's copy (before a re-index with another model). */
   reset(): Promise<void>;
 }
