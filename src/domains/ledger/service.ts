@@ -31,6 +31,7 @@ import {
 import { lexicalOverlap } from './search/lexical.ts';
 import { CANDIDATES_PER_SIDE } from './search/memory-index.ts';
 import type { FullTextIndex } from './storage/full-text.ts';
+import { AccountPostings } from './storage/sparse-scan.ts';
 import type { NearestHit, VectorIndex } from './storage/vector-index.ts';
 import { dot } from './storage/vectors.ts';
 
@@ -79,18 +80,6 @@ export interface SearchHit {
 }
 
 type AuditEvents = Parameters<AuditRepo['appendIn']>[1][number][];
-
-function nonZeroDimensions(v: Float32Array): Int32Array {
-  const out: number[] = [];
-  for (let d = 0; d < v.length; d++) if (v[d] !== 0) out.push(d);
-  return Int32Array.from(out);
-}
-
-function sparseDot(a: Float32Array, nonZeroOfA: Int32Array, b: Float32Array): number {
-  let s = 0;
-  for (const d of nonZeroOfA) s += a[d]! * b[d]!;
-  return s;
-}
 
 /** How many stored claims most like a new one are checked for contradictions. */
 const CONFLICT_CANDIDATES = 10;
@@ -503,6 +492,8 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         checkDrift(options.expected_state_hash, head.state_hash);
         // Claims written (or rewritten) by this batch, and claims it took out of search.
         const written = new Map<number, { row: ClaimRow; vector: Float32Array }>();
+        // Their vectors as posting lists: only the components a claim shares with them are multiplied.
+        const writtenVectors = new AccountPostings();
         const retired = new Set<number>();
         const results: StoreResult[] = [];
         const audit: AuditEvents = [];
@@ -516,14 +507,10 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         for (let i = 0; i < prepared.length; i++) {
           const p = prepared[i]!;
           const current = active.get(p.normalized);
-          // Only the claim's non-zero components can contribute (most, for the sparse hash embedder).
-          const nonZero = nonZeroDimensions(p.vector);
           const candidates: Candidate[] = committed[i]!.filter((c) => !written.has(c.row.rowkey));
-          for (const w of written.values()) {
-            // Below the gate a candidate is never checked: do not keep it.
-            const cosine = sparseDot(p.vector, nonZero, w.vector);
-            if (cosine >= floor) candidates.push({ row: w.row, cosine });
-          }
+          // Every earlier claim of the batch at or above the gate (below it, none is ever checked).
+          for (const hit of writtenVectors.scanAll(p.vector, written.size, floor))
+            candidates.push({ row: written.get(hit.rowkey)!.row, cosine: hit.cosine });
           const eligible = candidates.filter(
             (c) => !retired.has(c.row.rowkey) && c.row.rowkey !== current?.rowkey,
           );
@@ -548,6 +535,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
             if (active.get(s.normalized)?.rowkey === s.rowkey) active.delete(s.normalized);
           active.set(p.normalized, done.row);
           written.set(done.row.rowkey, { row: done.row, vector: p.vector });
+          writtenVectors.put(done.row.rowkey, p.vector);
           for (const s of superseded) retired.add(s.rowkey);
           results.push(done.result);
           audit.push(...done.audit);

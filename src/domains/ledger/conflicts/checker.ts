@@ -225,8 +225,13 @@ function matched(
   return { shared, total, unmatched };
 }
 
+const NEGATING_PREFIX_SET: ReadonlySet<string> = new Set(NEGATING_PREFIXES);
+
+/** One word is the other with a negating prefix ("able" / "unable"): `p + b === a` without building strings. */
 function negatedPrefix(a: string, b: string): boolean {
-  return NEGATING_PREFIXES.some((p) => (a === p + b || b === p + a) && Math.min(a.length, b.length) >= 3);
+  if (Math.min(a.length, b.length) < 3 || a.length === b.length) return false;
+  const [long, short] = a.length > b.length ? [a, b] : [b, a];
+  return long.endsWith(short) && NEGATING_PREFIX_SET.has(long.slice(0, long.length - short.length));
 }
 
 /** An opposite pair: one word (or phrase) only in A whose opposite is only in B. */
