@@ -10,12 +10,11 @@ import { createRedisRevocationBus } from './domains/api-keys/revocation-bus.ts';
 import { createApiKeysService } from './domains/api-keys/service.ts';
 import { createAuditRepo } from './domains/audit/repo.ts';
 import { AuditLog } from './domains/audit/service.ts';
-import { threadWriter } from './domains/audit/writer.ts';
 import { createStripeClient, localProvider, stripeProvider } from './domains/billing/providers.ts';
 import { createBillingService } from './domains/billing/service.ts';
 import { createGdprService } from './domains/gdpr/service.ts';
 import { createJudgmentRepo } from './domains/judgment/repo.ts';
-import { createJudgmentService } from './domains/judgment/service.ts';
+import { createJudgmentService, writeEvaluations } from './domains/judgment/service.ts';
 import { createVerdictSettingsReader } from './domains/judgment/verdict-settings.ts';
 import { createLedger, textConflictFinding } from './domains/ledger/setup.ts';
 import { createStateHashCache } from './domains/ledger/state-cache.ts';
@@ -33,11 +32,11 @@ import {
   type LedgerStatePort,
   type LedgerTextPort,
 } from './domains/verdict/service.ts';
-import { isEventType } from './domains/webhooks/event-types.ts';
-import { emitEvent } from './domains/webhooks/outbox.ts';
+import { webhookEvents } from './domains/webhooks/outbox.ts';
 import { createWebhooksRepo } from './domains/webhooks/repo.ts';
 import { createWebhooksService } from './domains/webhooks/service.ts';
 import { WebhookWorker } from './domains/webhooks/worker.ts';
+import { startWriterThread } from './writer-thread/index.ts';
 
 /** The composition root: the one place that builds every service and decides what it depends on. */
 export async function createContainer(
@@ -56,13 +55,17 @@ export async function createContainer(
     meter.start();
     closers.push(() => meter.stop());
 
+    // Closed last (closers run in reverse): the buffers below flush into it when they stop.
+    const writerThread = startWriterThread(config.database, logger);
+    closers.push(() => writerThread.close());
+
     const auditRepo = createAuditRepo(db.kysely, db.dialect);
-    const audit = new AuditLog(
-      auditRepo,
-      Math.min(config.usageFlushMs, 100),
-      logger,
-      threadWriter(config.database, auditRepo, logger),
-    );
+    const audit = new AuditLog(auditRepo, Math.min(config.usageFlushMs, 100), logger, {
+      append: (events) =>
+        writerThread.run({ kind: 'audit.append', events }, () =>
+          auditRepo.append(events).then(() => undefined),
+        ),
+    });
     audit.start();
     closers.push(() => audit.stop());
 
@@ -184,25 +187,27 @@ export async function createContainer(
       db: db.kysely,
       repo: createPoliciesRepo(db.kysely, db.dialect),
       audit: auditRepo,
+      soleServer: db.dialect === 'sqlite',
     });
+    const judgmentRepo = createJudgmentRepo(db.kysely, db.dialect);
     const judgment = createJudgmentService({
       db: db.kysely,
-      repo: createJudgmentRepo(db.kysely),
+      repo: judgmentRepo,
       policies,
       settings: createVerdictSettingsReader(db.kysely),
       loops,
       audit,
       auditRepo,
-      events: {
-        // Escalation decisions have no webhook event type yet; they flow once one is registered.
-        emit: async (trx, accountId, type, data, at) => {
-          if (isEventType(type)) await emitEvent(trx, accountId, type, data, at);
-        },
-      },
+      // Escalation decisions have no webhook event type yet; they flow once one is registered.
+      events: webhookEvents,
       ledgerState,
       ledgerText,
       escalationTtlMs: config.judgment.escalationTtlMs,
       flushMs: Math.min(config.usageFlushMs, 250),
+      persistEvaluations: (rows) =>
+        writerThread.run({ kind: 'judgment.evaluations', rows }, () =>
+          writeEvaluations(db.kysely, judgmentRepo, webhookEvents, rows),
+        ),
       logger,
     });
     judgment.start(config.judgment.sweepMs);

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Db, migrateToLatest, openDatabase } from '../src/db/database.ts';
 import { type AuditRepo, canonicalEntry, createAuditRepo } from '../src/domains/audit/repo.ts';
 import { AuditLog } from '../src/domains/audit/service.ts';
-import { threadWriter } from '../src/domains/audit/writer.ts';
+import { startWriterThread } from '../src/writer-thread/index.ts';
 import { DIALECTS, freshDatabase, type TestDatabase } from './helpers/databases.ts';
 
 describe.each(DIALECTS)('audit log contract on %s', (dialect) => {
@@ -77,8 +77,15 @@ describe.each(DIALECTS)('audit log contract on %s', (dialect) => {
 
   it('appends on the writer thread into the same chain as appends on this thread', async () => {
     const errors: unknown[] = [];
-    const writer = threadWriter(tdb.database, repo, { error: (obj) => errors.push(obj) });
-    const log = new AuditLog(repo, 60_000, { error: (obj) => errors.push(obj) }, writer);
+    const thread = startWriterThread(tdb.database, { error: (obj: object) => errors.push(obj) });
+    const log = new AuditLog(
+      repo,
+      60_000,
+      { error: (obj: object) => errors.push(obj) },
+      {
+        append: (events) => thread.run({ kind: 'audit.append', events }, () => repo.append(events)),
+      },
+    );
     for (let i = 0; i < 30; i++)
       log.record({ accountId: 'a', actor: 'k', action: 'verdict.evaluated', details: { i } });
     await log.flush();
@@ -87,6 +94,7 @@ describe.each(DIALECTS)('audit log contract on %s', (dialect) => {
     for (let i = 30; i < 60; i++)
       log.record({ accountId: 'a', actor: 'k', action: 'verdict.evaluated', details: { i } });
     await log.stop();
+    await thread.close();
     const entries = await repo.list('a', { limit: 100 });
     expect(entries).toHaveLength(61);
     expect(entries[30]!.action).toBe('api_key.created');
@@ -104,11 +112,19 @@ describe.each(DIALECTS)('audit log contract on %s', (dialect) => {
       dialect === 'sqlite'
         ? { kind: 'sqlite' as const, file: tdb.dir }
         : { kind: 'postgres' as const, url: 'postgres://nobody@127.0.0.1:1/none' };
-    const writer = threadWriter(broken, repo, { error: (obj) => errors.push(obj) });
-    const log = new AuditLog(repo, 60_000, { error: () => undefined }, writer);
+    const thread = startWriterThread(broken, { error: (obj: object) => errors.push(obj) });
+    const log = new AuditLog(
+      repo,
+      60_000,
+      { error: () => undefined },
+      {
+        append: (events) => thread.run({ kind: 'audit.append', events }, () => repo.append(events)),
+      },
+    );
     for (let i = 0; i < 20; i++)
       log.record({ accountId: 'a', actor: 'k', action: 'verdict.rejected', details: { i } });
     await log.stop();
+    await thread.close();
     expect((await repo.list('a', { limit: 100 })).map((e) => e.details.i)).toEqual(
       Array.from({ length: 20 }, (_, i) => i),
     );

@@ -239,7 +239,7 @@ describe.each(DIALECTS)('escalation expiry with an injected clock on %s', (diale
     // The same building blocks as the container, with a clock the test moves.
     service = createJudgmentService({
       db: c.db.kysely,
-      repo: createJudgmentRepo(c.db.kysely),
+      repo: createJudgmentRepo(c.db.kysely, c.db.dialect),
       policies: c.policies,
       settings: createVerdictSettingsReader(c.db.kysely),
       loops: new MemoryLoopStore(),

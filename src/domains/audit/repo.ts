@@ -1,7 +1,8 @@
 import canonicalize from 'canonicalize';
-import { CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { chainHash, chainHashOfCanonical, GENESIS_HASH } from '../../db/chain.ts';
 import type { DialectName } from '../../db/database.ts';
+import { insertRows } from '../../db/insert-rows.ts';
 import type { AuditLogTable, Database } from '../../db/schema.ts';
 import { timeOrderedId } from '../../lib/time-ordered-id.ts';
 
@@ -56,34 +57,10 @@ const AUDIT_COLUMNS = [
 ] as const;
 
 export function createAuditRepo(db: Kysely<Database>, dialect: DialectName) {
-  const insertOne = CompiledQuery.raw(
-    `insert into audit_log (${AUDIT_COLUMNS.join(', ')}) values (${AUDIT_COLUMNS.map(() => '?').join(', ')})`,
-  ).sql;
-
-  /**
-   * SQLite: one prepared single-row insert run per row, which the connection keeps prepared
-   * (a JSON batch unpacked by `json_each` cost more). PostgreSQL: one statement with one JSON
-   * parameter per batch, unpacked by `json_to_recordset`, so a batch is one round trip.
-   */
-  async function insertRows(trx: Transaction<Database>, rows: readonly AuditLogTable[]): Promise<void> {
-    if (rows.length === 0) return;
-    if (dialect === 'sqlite') {
-      for (const r of rows) {
-        await trx.executeQuery(
-          CompiledQuery.raw(insertOne, [
-            r.id,
-            r.account_id,
-            r.seq,
-            r.at,
-            r.actor,
-            r.action,
-            r.target,
-            r.details,
-            r.prev_hash,
-            r.hash,
-          ]),
-        );
-      }
+  /** PostgreSQL: one statement per batch, its rows in one JSON parameter (`json_to_recordset`). */
+  async function insertBatch(trx: Transaction<Database>, rows: readonly AuditLogTable[]): Promise<void> {
+    if (dialect === 'sqlite' || rows.length === 0) {
+      await insertRows(trx, dialect, 'audit_log', AUDIT_COLUMNS, rows);
       return;
     }
     const columns = sql.join(AUDIT_COLUMNS.map((c) => sql.ref(c)));
@@ -146,7 +123,7 @@ export function createAuditRepo(db: Kysely<Database>, dialect: DialectName) {
           rows.push({ ...full, details: JSON.stringify(full.details) });
           hash = next;
         }
-        await insertRows(trx, rows);
+        await insertBatch(trx, rows);
         await trx.updateTable('audit_heads').set({ seq, hash }).where('account_id', '=', accountId).execute();
       }
       return written;

@@ -8,7 +8,7 @@ import { type AuditWriter, inThreadWriter } from './writer.ts';
  * `appendIn(trx, …)` inside their own transaction. Hot-path events (every verdict) go through
  * `record`, which buffers and appends in batches so that a verdict never waits on a write;
  * `stop()` appends what is pending, so a graceful shutdown loses nothing.
- * The server appends those batches on a writer thread (`threadWriter`), off the request loop.
+ * The server appends those batches on the writer thread (src/writer-thread), off the request loop.
  */
 let lastMs = 0;
 let lastIso = new Date(0).toISOString();
@@ -53,20 +53,24 @@ export class AuditLog {
     return this.flusher.flush();
   }
 
-  async stop(): Promise<void> {
-    await this.flusher.stop();
-    await this.writer.close();
+  stop(): Promise<void> {
+    return this.flusher.stop();
   }
 
+  /** Everything pending, in batches of at most MAX_BATCH, so no transaction holds the lock for long. */
   private async writeBatch(): Promise<void> {
-    if (this.pending.length === 0) return;
-    const batch = this.pending;
-    this.pending = [];
-    try {
-      await this.writer.append(batch);
-    } catch (err) {
-      this.log.error({ err, events: batch.length }, 'audit append failed; events kept for the next attempt');
-      this.pending = batch.concat(this.pending);
+    while (this.pending.length > 0) {
+      const batch = this.pending.splice(0, AuditLog.MAX_BATCH);
+      try {
+        await this.writer.append(batch);
+      } catch (err) {
+        this.log.error(
+          { err, events: batch.length },
+          'audit append failed; events kept for the next attempt',
+        );
+        this.pending = batch.concat(this.pending);
+        return;
+      }
     }
   }
 }

@@ -1,4 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { DialectName } from '../../db/database.ts';
+import { insertRows } from '../../db/insert-rows.ts';
 import type { Database, JudgmentEvaluationsTable } from '../../db/schema.ts';
 
 export type EvaluationRow = JudgmentEvaluationsTable;
@@ -19,15 +21,35 @@ const numeric = (row: EvaluationRow): EvaluationRow => ({
   policy_version: Number(row.policy_version),
 });
 
+const COLUMNS = [
+  'id',
+  'account_id',
+  'key_id',
+  'actor',
+  'actor_role',
+  'action_type',
+  'action_kind',
+  'impact_scope',
+  'decision',
+  'status',
+  'reason',
+  'gates',
+  'policy_version',
+  'payload_sha256',
+  'payload',
+  'created_at',
+  'expires_at',
+  'decided_at',
+  'decided_by',
+  'comment',
+] as const satisfies readonly (keyof EvaluationRow)[];
+
 /** The only place that reads and writes judgment evaluations. */
-export function createJudgmentRepo(db: Kysely<Database>) {
+export function createJudgmentRepo(db: Kysely<Database>, dialect: DialectName) {
   return {
-    async insert(executor: Kysely<Database>, rows: readonly EvaluationRow[]): Promise<void> {
-      if (rows.length > 0)
-        await executor
-          .insertInto('judgment_evaluations')
-          .values([...rows])
-          .execute();
+    /** Any number of rows (buffered evaluations arrive in batches of thousands under load). */
+    insert(executor: Kysely<Database>, rows: readonly EvaluationRow[]): Promise<void> {
+      return insertRows(executor, dialect, 'judgment_evaluations', COLUMNS, rows);
     },
 
     async find(accountId: string, id: string): Promise<EvaluationRow | undefined> {

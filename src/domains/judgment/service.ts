@@ -120,10 +120,31 @@ export function decodeCursor(cursor: string): { createdAt: string; id: string } 
 }
 
 /**
- * Writes ALLOWED and BLOCKED evaluations in batches, off the request path, like the audit log:
- * the answer never waits on a write. Until a batch is written its rows are served from memory,
- * so the instance that answered can always show the evaluation; other instances see it after
- * the next flush. Escalations do not come through here: they are written before the answer.
+ * Writes a batch of ALLOWED and BLOCKED evaluations, with the `action.blocked` events of the
+ * blocked ones, in one transaction. Runs on the writer thread in the server.
+ */
+export async function writeEvaluations(
+  db: Kysely<Database>,
+  repo: Pick<JudgmentRepo, 'insert'>,
+  events: JudgmentEvents,
+  batch: readonly EvaluationRow[],
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await repo.insert(trx, batch);
+    for (const row of batch) {
+      if (row.decision === 'BLOCKED') {
+        await events.emit(trx, row.account_id, 'action.blocked', eventData(row), new Date(row.created_at));
+      }
+    }
+  });
+}
+
+/**
+ * Buffers ALLOWED and BLOCKED evaluations and writes them in batches, off the request path, like
+ * the audit log: the answer never waits on a write. Until a batch is written its rows are served
+ * from memory, so the instance that answered can always show the evaluation; other instances
+ * see it after the next flush. Escalations do not come through here: they are written before
+ * the answer.
  */
 class EvaluationWriter {
   private pending = new Map<string, EvaluationRow>();
@@ -131,9 +152,7 @@ class EvaluationWriter {
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly db: Kysely<Database>,
-    private readonly repo: JudgmentRepo,
-    private readonly events: JudgmentEvents,
+    private readonly persist: (batch: EvaluationRow[]) => Promise<void>,
     private readonly flushMs: number,
     private readonly log: Pick<Logger, 'error'>,
   ) {}
@@ -163,30 +182,24 @@ class EvaluationWriter {
     await this.flush();
   }
 
+  /** Everything pending, in transactions of at most 1,000 rows, so none holds the lock for long. */
   private async write(): Promise<void> {
-    if (this.pending.size === 0) return;
-    const batch = [...this.pending.values()];
-    try {
-      await this.db.transaction().execute(async (trx) => {
-        await this.repo.insert(trx, batch);
-        for (const row of batch) {
-          if (row.decision === 'BLOCKED') {
-            await this.events.emit(
-              trx,
-              row.account_id,
-              'action.blocked',
-              eventData(row),
-              new Date(row.created_at),
-            );
-          }
-        }
-      });
-      for (const row of batch) if (this.pending.get(row.id) === row) this.pending.delete(row.id);
-    } catch (err) {
-      this.log.error(
-        { err, evaluations: batch.length },
-        'writing evaluations failed; kept for the next attempt',
-      );
+    while (this.pending.size > 0) {
+      const batch: EvaluationRow[] = [];
+      for (const row of this.pending.values()) {
+        batch.push(row);
+        if (batch.length === 1000) break;
+      }
+      try {
+        await this.persist(batch);
+        for (const row of batch) if (this.pending.get(row.id) === row) this.pending.delete(row.id);
+      } catch (err) {
+        this.log.error(
+          { err, evaluations: batch.length },
+          'writing evaluations failed; kept for the next attempt',
+        );
+        return;
+      }
     }
   }
 }
@@ -228,12 +241,18 @@ export function createJudgmentService(deps: {
   ledgerText: LedgerTextPort;
   escalationTtlMs: number;
   flushMs: number;
+  /** Where buffered evaluations are written; `writeEvaluations` on `db` unless given. */
+  persistEvaluations?: (batch: EvaluationRow[]) => Promise<void>;
   logger: Pick<Logger, 'error' | 'info'>;
   now?: () => Date;
 }) {
   const now = deps.now ?? (() => new Date());
   const events = deps.events ?? NO_EVENTS;
-  const writer = new EvaluationWriter(deps.db, deps.repo, events, deps.flushMs, deps.logger);
+  const writer = new EvaluationWriter(
+    deps.persistEvaluations ?? ((batch) => writeEvaluations(deps.db, deps.repo, events, batch)),
+    deps.flushMs,
+    deps.logger,
+  );
 
   async function find(accountId: string, id: string): Promise<EvaluationRow | undefined> {
     if (!UUID.test(id)) return undefined;

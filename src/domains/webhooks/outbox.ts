@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { EventType } from './event-types.ts';
+import { type EventType, isEventType } from './event-types.ts';
 
 /** Standard Webhooks message ids: stable across retries of one event, so receivers can deduplicate. */
 export function newMessageId(): string {
@@ -74,3 +74,19 @@ export async function emitEvent(
     .execute();
   return id;
 }
+
+/**
+ * `emitEvent` for domains that name their events as strings: a type that is not registered in
+ * the catalogue has no subscribers yet and is dropped.
+ */
+export const webhookEvents = {
+  async emit(
+    trx: Kysely<Database>,
+    accountId: string,
+    type: string,
+    data: Record<string, unknown>,
+    at: Date,
+  ): Promise<void> {
+    if (isEventType(type)) await emitEvent(trx, accountId, type, data, at);
+  },
+};

@@ -1,6 +1,0 @@
-// The audit writer thread runs the TypeScript sources directly, like bin/arbiter.js; a worker
-// thread does not inherit the loader its parent registered.
-import { register } from 'tsx/esm/api';
-
-register();
-await import('./writer-thread.ts');

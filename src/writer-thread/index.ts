@@ -1,0 +1,113 @@
+import { Worker } from 'node:worker_threads';
+import type { Config } from '../config.ts';
+import type { AuditEvent } from '../domains/audit/repo.ts';
+import type { EvaluationRow } from '../domains/judgment/repo.ts';
+
+/** The writes that leave the request loop: batches the hot paths buffer. */
+export type WriteJob =
+  | { kind: 'audit.append'; events: AuditEvent[] }
+  | { kind: 'judgment.evaluations'; rows: EvaluationRow[] };
+
+export type WriterRequest = { type: 'run'; id: number; job: WriteJob } | { type: 'close' };
+export type WriterReply =
+  | { type: 'done'; id: number }
+  | { type: 'failed'; id: number; message: string }
+  | { type: 'closed' };
+
+interface Waiting {
+  fallback: () => Promise<unknown>;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+export interface WriterThread {
+  /**
+   * Runs `job` on the thread; if the thread cannot (its connection failed, or it died), runs
+   * `fallback` here, the same write on this thread's connection. Resolves once written.
+   */
+  run(job: WriteJob, fallback: () => Promise<unknown>): Promise<void>;
+  /** Finishes the jobs posted so far, then stops the thread. */
+  close(): Promise<void>;
+}
+
+/**
+ * A worker thread with its own connection to the same database, for the batches the hot paths
+ * buffer (an audit entry per verdict, an evaluation row per judgment). Hashing, serialising and
+ * inserting them cost about as much as answering the request, and a batch held the request loop
+ * for tens of milliseconds; here it runs beside it. Writes on both connections take the
+ * database's write lock (SQLite's, or the row locks of PostgreSQL), so they interleave safely:
+ * the audit chain of an account stays one chain whichever thread appends to it.
+ */
+export function startWriterThread(
+  database: Config['database'],
+  log: { error(obj: object, msg: string): void },
+): WriterThread {
+  const worker = new Worker(new URL('./entry.js', import.meta.url), {
+    workerData: { database },
+    // The entry registers its own loader; the parent's flags (a test runner's, say) stay out.
+    execArgv: [],
+  });
+  worker.unref();
+  const waiting = new Map<number, Waiting>();
+  let nextId = 1;
+  let dead = false;
+  let closed: (() => void) | undefined;
+
+  const fallBack = (w: Waiting) => w.fallback().then(() => w.resolve(), w.reject);
+
+  const died = (reason: string) => {
+    if (dead) return;
+    dead = true;
+    log.error({ reason, pending: waiting.size }, 'writer thread stopped; writing on the main thread');
+    for (const [id, w] of waiting) {
+      waiting.delete(id);
+      fallBack(w);
+    }
+  };
+
+  worker.on('message', (reply: WriterReply) => {
+    if (reply.type === 'closed') {
+      closed?.();
+      return;
+    }
+    const w = waiting.get(reply.id);
+    if (!w) return;
+    waiting.delete(reply.id);
+    if (reply.type === 'done') {
+      w.resolve();
+      return;
+    }
+    // The thread's connection failed (it was cut, say): this thread's connection may not be.
+    log.error(
+      { reason: reply.message },
+      'writer thread could not write a batch; writing it on the main thread',
+    );
+    fallBack(w);
+  });
+  worker.on('error', (err) => died(err.message));
+  worker.on('exit', (code) => {
+    closed?.();
+    if (code !== 0 || waiting.size > 0) died(`exit code ${code}`);
+    dead = true;
+  });
+
+  return {
+    run(job, fallback) {
+      if (dead) return fallback().then(() => undefined);
+      return new Promise<void>((resolve, reject) => {
+        const id = nextId++;
+        waiting.set(id, { fallback, resolve, reject });
+        worker.postMessage({ type: 'run', id, job } satisfies WriterRequest);
+      });
+    },
+    async close() {
+      if (dead) return;
+      await new Promise<void>((resolve) => {
+        closed = resolve;
+        worker.postMessage({ type: 'close' } satisfies WriterRequest);
+      });
+      dead = true;
+      await worker.terminate();
+    },
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * The body of the writer thread: its own database connection, running the jobs the main thread
+ * posts, one at a time in the order posted, and answering each with done or failed.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Config } from '../config.ts';
+import { openDatabase } from '../db/database.ts';
+import { createAuditRepo } from '../domains/audit/repo.ts';
+import { createJudgmentRepo } from '../domains/judgment/repo.ts';
+import { writeEvaluations } from '../domains/judgment/service.ts';
+import { webhookEvents } from '../domains/webhooks/outbox.ts';
+import type { WriteJob, WriterReply, WriterRequest } from './index.ts';
+
+const port = parentPort;
+if (!port) throw new Error('worker.ts runs only as a worker thread');
+
+const db = openDatabase((workerData as { database: Config['database'] }).database);
+const audit = createAuditRepo(db.kysely, db.dialect);
+const judgment = createJudgmentRepo(db.kysely, db.dialect);
+
+async function run(job: WriteJob): Promise<void> {
+  switch (job.kind) {
+    case 'audit.append':
+      await audit.append(job.events);
+      return;
+    case 'judgment.evaluations':
+      await writeEvaluations(db.kysely, judgment, webhookEvents, job.rows);
+      return;
+  }
+}
+
+let queue: Promise<void> = Promise.resolve();
+port.on('message', (request: WriterRequest) => {
+  queue = queue.then(async () => {
+    if (request.type === 'close') {
+      await db.close();
+      port.postMessage({ type: 'closed' } satisfies WriterReply);
+      port.close();
+      return;
+    }
+    try {
+      await run(request.job);
+      port.postMessage({ type: 'done', id: request.id } satisfies WriterReply);
+    } catch (err) {
+      port.postMessage({
+        type: 'failed',
+        id: request.id,
+        message: err instanceof Error ? err.message : String(err),
+      } satisfies WriterReply);
+    }
+  });
+});
