@@ -20,6 +20,7 @@ export interface CurrentPolicy {
 }
 
 const COMPILED_LIMIT = 1000;
+const VERSIONS_LIMIT = 100_000;
 
 let defaultCompiled: CompiledPolicy | undefined;
 function compiledDefault(): CompiledPolicy {
@@ -41,10 +42,31 @@ export function createPoliciesService(deps: {
   db: Kysely<Database>;
   repo: PoliciesRepo;
   audit: Pick<AuditRepo, 'appendIn'>;
+  /**
+   * This process is the database's only server (SQLite, embedded): every upload goes through
+   * this service, so it remembers each account's current version and moves it on upload,
+   * instead of reading it on every evaluation. Shared databases (PostgreSQL) leave it unset.
+   */
+  soleServer?: boolean;
   now?: () => Date;
 }) {
   const now = deps.now ?? (() => new Date());
   const compiled = new Map<string, CompiledPolicy>();
+  const versions = new Map<string, number>();
+
+  /** Versions only grow: a read that raced an upload never moves the remembered one back. */
+  function remember(accountId: string, version: number): number {
+    const known = versions.get(accountId);
+    if (known !== undefined && known >= version) return known;
+    if (versions.size >= VERSIONS_LIMIT) versions.clear();
+    versions.set(accountId, version);
+    return version;
+  }
+
+  async function currentVersion(accountId: string): Promise<number> {
+    if (!deps.soleServer) return deps.repo.currentVersion(accountId);
+    return versions.get(accountId) ?? remember(accountId, await deps.repo.currentVersion(accountId));
+  }
 
   async function compiledVersion(accountId: string, version: number): Promise<CompiledPolicy> {
     if (version === 0) return compiledDefault();
@@ -62,7 +84,7 @@ export function createPoliciesService(deps: {
 
   return {
     async current(accountId: string): Promise<CurrentPolicy> {
-      const version = await deps.repo.currentVersion(accountId);
+      const version = await currentVersion(accountId);
       return { version, policy: await compiledVersion(accountId, version) };
     },
 
@@ -117,6 +139,7 @@ export function createPoliciesService(deps: {
         return saved;
       });
       compiled.set(`${accountId}:${row.version}`, result.policy);
+      if (deps.soleServer) remember(accountId, row.version);
       return {
         version: row.version,
         text,
