@@ -202,7 +202,7 @@ describe('pruned posting-list scan', () => {
   }
 
   it('returns what scoring every claim returns, bit for bit, with and without a floor', async () => {
-    const account = new AccountPostings();
+    const account = new AccountPostings(0, '', 0);
     const stored = await embedder.embed(sentences(5000, 1));
     for (const [i, v] of stored.entries()) account.put(i + 1, v);
     // Replaced and removed claims leave dead slots behind.
