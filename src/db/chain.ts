@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
+import { sha256Hex } from '../lib/sha256.ts';
 
 /** The previous hash of the first entry of every chain. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -11,10 +11,10 @@ export const GENESIS_HASH = '0'.repeat(64);
 export function chainHash(previous: string, entry: unknown): string {
   const canonical = canonicalize(entry);
   if (canonical === undefined) throw new TypeError('entry cannot be canonicalised');
-  return createHash('sha256').update(previous).update(canonical).digest('hex');
+  return sha256Hex(previous + canonical);
 }
 
 /** `chainHash` for an entry already in RFC 8785 canonical JSON. */
 export function chainHashOfCanonical(previous: string, canonical: string): string {
-  return createHash('sha256').update(previous).update(canonical).digest('hex');
+  return sha256Hex(previous + canonical);
 }

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/schema.ts';
 import { AppError, Errors } from '../../errors.ts';
+import { sha256Hex } from '../../lib/sha256.ts';
 import type { AuditEvent, AuditRepo } from '../audit/repo.ts';
 import type { ActorRole, ImpactScope } from '../policies/cedar-schema.ts';
 import type { PoliciesService } from '../policies/service.ts';
@@ -410,7 +411,7 @@ export function createJudgmentService(deps: {
         reason: judgment.reason,
         gates: JSON.stringify(judgment.gates),
         policy_version: current.version,
-        payload_sha256: createHash('sha256').update(payloadJson).digest('hex'),
+        payload_sha256: sha256Hex(payloadJson),
         // A human has to read what they approve; other payloads are not kept.
         payload: escalated ? payloadJson : null,
         created_at: createdAt,

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
 import canonicalize from 'canonicalize';
+import { sha256Hex } from '../../lib/sha256.ts';
 import { analyzeUrl, DEFAULT_EGRESS_SETTINGS, type EgressSettings } from './analyzers/egress.ts';
 import { analyzeFsPath, DEFAULT_PATH_CONTEXT, type PathContext } from './analyzers/paths.ts';
 import { analyzeEmail } from './analyzers/sensitive-text.ts';
@@ -117,7 +117,7 @@ export function verdictHash(
   policyVersion: string,
 ): string {
   const canonical = canonicalize({ action, payload, code, policy_version: policyVersion }) ?? 'null';
-  return createHash('sha256').update(canonical).digest('hex');
+  return sha256Hex(canonical);
 }
 
 /**
@@ -131,9 +131,7 @@ export function verdictHashOfCanonical(
   code: VerdictCode | null,
   policyVersion: string,
 ): string {
-  return createHash('sha256')
-    .update(`{"action":${JSON.stringify(action)},"code":${JSON.stringify(code)},"payload":`)
-    .update(canonicalPayload)
-    .update(`,"policy_version":${JSON.stringify(policyVersion)}}`)
-    .digest('hex');
+  return sha256Hex(
+    `{"action":${JSON.stringify(action)},"code":${JSON.stringify(code)},"payload":${canonicalPayload},"policy_version":${JSON.stringify(policyVersion)}}`,
+  );
 }
