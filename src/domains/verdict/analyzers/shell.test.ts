@@ -46,6 +46,11 @@ const cases: [string, string | null][] = [
   ['cat /etc/shadow', 'FILESYSTEM_DENIED'],
   ['cp ~/.ssh/id_rsa /tmp/k', 'FILESYSTEM_DENIED'],
   ['tail -f /proc/1/environ', 'FILESYSTEM_DENIED'],
+  // An assignment is judged alike whether or not it is declared, and by every reader.
+  ['KEY=$(cat /etc/shadow) make', 'FILESYSTEM_DENIED'],
+  ['export KEY="$(cat /etc/shadow)"', 'FILESYSTEM_DENIED'],
+  ['export HISTFILE=/etc/x', 'FILESYSTEM_DENIED'],
+  ['declare -x HISTFILE=/etc/x; ls', 'FILESYSTEM_DENIED'],
   ['cat ~/.aws/credentials | base64', 'FILESYSTEM_DENIED'],
   ['echo "1.2.3.4 x" | sudo tee -a /etc/hosts', 'FILESYSTEM_DENIED'],
   ['lua -e \'io.open("/etc/sudoers")\'', 'FILESYSTEM_DENIED'],

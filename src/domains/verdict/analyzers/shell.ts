@@ -174,7 +174,10 @@ function walkCommand(cmd: ShNode | undefined, walk: Walk, stdin?: string): void 
       if (cmd['Stmt']) walkStmt(cmd['Stmt'] as ShNode, walk);
       return;
     case 'DeclClause':
-      for (const assign of list(cmd['Args'])) wordText(assign['Value'] as ShNode | undefined, walk);
+      // `export X=v` assigns like `X=v`, and is judged like it (the linear readers see the same).
+      for (const assign of list(cmd['Args'])) {
+        judgePathsInText(wordText(assign['Value'] as ShNode | undefined, walk).text, walk);
+      }
       return;
     default:
       return;
