@@ -3,11 +3,9 @@
  * interleaved autocannon rounds against two targets with medians compared, so that load from
  * elsewhere on a noisy machine hits both sides alike.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { scratchDatabase } from '../../scripts/lib/scratch-database.ts';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createContainer } from '../../src/container.ts';
@@ -107,14 +105,19 @@ export async function compareInterleaved(
   return median(b).rps / median(a).rps;
 }
 
-/** An Arbiter on a scratch SQLite directory (or `DATABASE_URL`), listening on a free port, with a key. */
+/**
+ * An Arbiter on a scratch database, listening on a free port, with a key: a SQLite directory, or
+ * with `DATABASE_URL` a new PostgreSQL database created through it and dropped on close.
+ */
 export async function startArbiter(env: Record<string, string> = {}) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-bench-'));
+  const scratch = await scratchDatabase(process.env.DATABASE_URL ? 'postgres' : 'sqlite', {
+    adminUrl: process.env.DATABASE_URL,
+    prefix: 'arbiter_bench',
+  });
   const config = loadConfig({
-    ARBITER_DATA_DIR: dir,
     ARBITER_LOG_LEVEL: 'warn',
     ARBITER_EMBEDDER: 'hash',
-    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    ...scratch.env,
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...env,
   });
@@ -136,7 +139,7 @@ export async function startArbiter(env: Record<string, string> = {}) {
     async close() {
       await app.close();
       await container.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      await scratch.drop();
     },
   };
 }
