@@ -14,7 +14,7 @@ import { createStripeClient, localProvider, stripeProvider } from './domains/bil
 import { createBillingService } from './domains/billing/service.ts';
 import { createGdprService } from './domains/gdpr/service.ts';
 import { createJudgmentRepo } from './domains/judgment/repo.ts';
-import { createJudgmentService, writeEvaluations } from './domains/judgment/service.ts';
+import { createJudgmentService } from './domains/judgment/service.ts';
 import { createVerdictSettingsReader } from './domains/judgment/verdict-settings.ts';
 import { createLedger, textConflictFinding } from './domains/ledger/setup.ts';
 import { createStateHashCache } from './domains/ledger/state-cache.ts';
@@ -37,6 +37,7 @@ import { createWebhooksRepo } from './domains/webhooks/repo.ts';
 import { createWebhooksService } from './domains/webhooks/service.ts';
 import { WebhookWorker } from './domains/webhooks/worker.ts';
 import { startWriterThread } from './writer-thread/index.ts';
+import { createJobRunner } from './writer-thread/jobs.ts';
 
 /** The composition root: the one place that builds every service and decides what it depends on. */
 export async function createContainer(
@@ -56,15 +57,12 @@ export async function createContainer(
     closers.push(() => meter.stop());
 
     // Closed last (closers run in reverse): the buffers below flush into it when they stop.
-    const writerThread = startWriterThread(config.database, logger);
+    const writerThread = startWriterThread(config.database, createJobRunner(db), logger);
     closers.push(() => writerThread.close());
 
     const auditRepo = createAuditRepo(db.kysely, db.dialect);
     const audit = new AuditLog(auditRepo, Math.min(config.usageFlushMs, 100), logger, {
-      append: (events) =>
-        writerThread.run({ kind: 'audit.append', events }, () =>
-          auditRepo.append(events).then(() => undefined),
-        ),
+      append: (events) => writerThread.run({ kind: 'audit.append', events }),
     });
     audit.start();
     closers.push(() => audit.stop());
@@ -204,10 +202,7 @@ export async function createContainer(
       ledgerText,
       escalationTtlMs: config.judgment.escalationTtlMs,
       flushMs: Math.min(config.usageFlushMs, 250),
-      persistEvaluations: (rows) =>
-        writerThread.run({ kind: 'judgment.evaluations', rows }, () =>
-          writeEvaluations(db.kysely, judgmentRepo, webhookEvents, rows),
-        ),
+      persistEvaluations: (rows) => writerThread.run({ kind: 'judgment.evaluations', rows }),
       logger,
     });
     judgment.start(config.judgment.sweepMs);

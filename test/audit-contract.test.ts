@@ -5,6 +5,7 @@ import { type Db, migrateToLatest, openDatabase } from '../src/db/database.ts';
 import { type AuditRepo, canonicalEntry, createAuditRepo } from '../src/domains/audit/repo.ts';
 import { AuditLog } from '../src/domains/audit/service.ts';
 import { startWriterThread } from '../src/writer-thread/index.ts';
+import { createJobRunner } from '../src/writer-thread/jobs.ts';
 import { DIALECTS, freshDatabase, type TestDatabase } from './helpers/databases.ts';
 
 describe.each(DIALECTS)('audit log contract on %s', (dialect) => {
@@ -77,13 +78,15 @@ describe.each(DIALECTS)('audit log contract on %s', (dialect) => {
 
   it('appends on the writer thread into the same chain as appends on this thread', async () => {
     const errors: unknown[] = [];
-    const thread = startWriterThread(tdb.database, { error: (obj: object) => errors.push(obj) });
+    const thread = startWriterThread(tdb.database, createJobRunner(db), {
+      error: (obj: object) => errors.push(obj),
+    });
     const log = new AuditLog(
       repo,
       60_000,
       { error: (obj: object) => errors.push(obj) },
       {
-        append: (events) => thread.run({ kind: 'audit.append', events }, () => repo.append(events)),
+        append: (events) => thread.run({ kind: 'audit.append', events }),
       },
     );
     for (let i = 0; i < 30; i++)
@@ -112,13 +115,15 @@ describe.each(DIALECTS)('audit log contract on %s', (dialect) => {
       dialect === 'sqlite'
         ? { kind: 'sqlite' as const, file: tdb.dir }
         : { kind: 'postgres' as const, url: 'postgres://nobody@127.0.0.1:1/none' };
-    const thread = startWriterThread(broken, { error: (obj: object) => errors.push(obj) });
+    const thread = startWriterThread(broken, createJobRunner(db), {
+      error: (obj: object) => errors.push(obj),
+    });
     const log = new AuditLog(
       repo,
       60_000,
       { error: () => undefined },
       {
-        append: (events) => thread.run({ kind: 'audit.append', events }, () => repo.append(events)),
+        append: (events) => thread.run({ kind: 'audit.append', events }),
       },
     );
     for (let i = 0; i < 20; i++)

@@ -1,12 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.ts';
-import type { AuditEvent } from '../domains/audit/repo.ts';
-import type { EvaluationRow } from '../domains/judgment/repo.ts';
+import type { JobRunner, WriteJob } from './jobs.ts';
 
-/** The writes that leave the request loop: batches the hot paths buffer. */
-export type WriteJob =
-  | { kind: 'audit.append'; events: AuditEvent[] }
-  | { kind: 'judgment.evaluations'; rows: EvaluationRow[] };
+export type { WriteJob } from './jobs.ts';
 
 export type WriterRequest = { type: 'run'; id: number; job: WriteJob } | { type: 'close' };
 export type WriterReply =
@@ -15,17 +11,17 @@ export type WriterReply =
   | { type: 'closed' };
 
 interface Waiting {
-  fallback: () => Promise<unknown>;
+  job: WriteJob;
   resolve: () => void;
   reject: (err: unknown) => void;
 }
 
 export interface WriterThread {
   /**
-   * Runs `job` on the thread; if the thread cannot (its connection failed, or it died), runs
-   * `fallback` here, the same write on this thread's connection. Resolves once written.
+   * Runs `job` on the thread; if the thread cannot (its connection failed, or it died), runs it
+   * here through `fallback`, on this thread's connection. Resolves once written.
    */
-  run(job: WriteJob, fallback: () => Promise<unknown>): Promise<void>;
+  run(job: WriteJob): Promise<void>;
   /** Finishes the jobs posted so far, then stops the thread. */
   close(): Promise<void>;
 }
@@ -40,6 +36,7 @@ export interface WriterThread {
  */
 export function startWriterThread(
   database: Config['database'],
+  fallback: JobRunner,
   log: { error(obj: object, msg: string): void },
 ): WriterThread {
   const worker = new Worker(new URL('./entry.js', import.meta.url), {
@@ -53,7 +50,7 @@ export function startWriterThread(
   let dead = false;
   let closed: (() => void) | undefined;
 
-  const fallBack = (w: Waiting) => w.fallback().then(() => w.resolve(), w.reject);
+  const fallBack = (w: Waiting) => fallback(w.job).then(w.resolve, w.reject);
 
   const died = (reason: string) => {
     if (dead) return;
@@ -92,11 +89,11 @@ export function startWriterThread(
   });
 
   return {
-    run(job, fallback) {
-      if (dead) return fallback().then(() => undefined);
+    run(job) {
+      if (dead) return fallback(job);
       return new Promise<void>((resolve, reject) => {
         const id = nextId++;
-        waiting.set(id, { fallback, resolve, reject });
+        waiting.set(id, { job, resolve, reject });
         worker.postMessage({ type: 'run', id, job } satisfies WriterRequest);
       });
     },

@@ -5,29 +5,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
-import { createAuditRepo } from '../domains/audit/repo.ts';
-import { createJudgmentRepo } from '../domains/judgment/repo.ts';
-import { writeEvaluations } from '../domains/judgment/service.ts';
-import { webhookEvents } from '../domains/webhooks/outbox.ts';
-import type { WriteJob, WriterReply, WriterRequest } from './index.ts';
+import type { WriterReply, WriterRequest } from './index.ts';
+import { createJobRunner } from './jobs.ts';
 
 const port = parentPort;
 if (!port) throw new Error('worker.ts runs only as a worker thread');
 
 const db = openDatabase((workerData as { database: Config['database'] }).database);
-const audit = createAuditRepo(db.kysely, db.dialect);
-const judgment = createJudgmentRepo(db.kysely, db.dialect);
-
-async function run(job: WriteJob): Promise<void> {
-  switch (job.kind) {
-    case 'audit.append':
-      await audit.append(job.events);
-      return;
-    case 'judgment.evaluations':
-      await writeEvaluations(db.kysely, judgment, webhookEvents, job.rows);
-      return;
-  }
-}
+const run = createJobRunner(db);
 
 let queue: Promise<void> = Promise.resolve();
 port.on('message', (request: WriterRequest) => {

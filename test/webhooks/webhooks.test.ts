@@ -111,6 +111,38 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     }
   });
 
+  it('delivers verdict.rejected for a refused /v1/evaluate, once, and nothing for a safe one', async () => {
+    const receiver = await startReceiver(() => ({ status: 204 }));
+    try {
+      const account = await t.newAccount();
+      const hook = await subscribe(t, account.key, `${receiver.url}/verdicts`, ['verdict.rejected']);
+      const evaluate = (payload: object) =>
+        t.app.inject({ method: 'POST', url: '/v1/evaluate', headers: bearer(account.key), payload });
+      expect((await evaluate({ action: 'fs.read', payload: { path: 'README.md' } })).json().is_safe).toBe(
+        true,
+      );
+      const refused = (await evaluate({ action: 'fs.read', payload: { path: '/etc/shadow' } })).json();
+      expect(refused.is_safe).toBe(false);
+      await t.container.audit.flush();
+      await until(() => receiver.received.length >= 1, 'the verdict.rejected delivery');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(receiver.received).toHaveLength(1);
+      expect(verify(hook.secret, receiver.received[0]!)).toMatchObject({
+        type: 'verdict.rejected',
+        data: {
+          verdict_hash: refused.hash,
+          action: 'fs.read',
+          code: 'FILESYSTEM_DENIED',
+          key_id: account.keyId,
+        },
+      });
+      // The payload, which may hold what the verdict refused to let out, is never in the event.
+      expect(receiver.received[0]!.body).not.toContain('shadow');
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('loses nothing across a restart between attempts', async () => {
     const receiver = await startReceiver((_req, i) => ({ status: i < 2 ? 503 : 200 }));
     const first = await createTestApp(dialect, { env: ENV, database: t.db });

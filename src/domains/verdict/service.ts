@@ -8,6 +8,7 @@ import { DEFAULT_EGRESS_SETTINGS, type EgressSettings } from './analyzers/egress
 import { BUILT_IN_ACTIONS, BUILT_IN_SCHEMAS, compileActionSchema, isBuiltInAction } from './catalog.ts';
 import { type Finding, topFinding, type VerdictCode } from './codes.ts';
 import { evaluateAction, verdictHashOfCanonical } from './engine.ts';
+import { VERDICT_REJECTED } from './events.ts';
 import { type LoopStore, loopFingerprint } from './loop-detector.ts';
 import {
   type AccountPolicy,
@@ -304,7 +305,7 @@ export function createVerdictService(deps: VerdictServiceDeps) {
     deps.recordAudit({
       accountId: caller.accountId,
       actor: caller.keyId,
-      action: finding === undefined ? 'verdict.evaluated' : 'verdict.rejected',
+      action: finding === undefined ? 'verdict.evaluated' : VERDICT_REJECTED,
       target: hash,
       // Never the payload: it may hold the very secrets the verdict refused to let out.
       details: { action: envelope.action.slice(0, 100), code },

@@ -30,12 +30,48 @@ export async function emitEvent(
   data: Record<string, unknown>,
   at: Date = new Date(),
 ): Promise<string | undefined> {
-  const endpoints = await trx
+  return queueEvent(trx, await enabledEndpoints(trx, accountId), accountId, type, data, at);
+}
+
+export interface PendingEvent {
+  accountId: string;
+  type: EventType;
+  data: Record<string, unknown>;
+  at: Date;
+}
+
+/** `emitEvent` for a batch: each account's endpoints are read once, however many events it has. */
+export async function emitEvents(trx: Kysely<Database>, events: readonly PendingEvent[]): Promise<void> {
+  const endpoints = new Map<string, Endpoint[]>();
+  for (const e of events) {
+    let list = endpoints.get(e.accountId);
+    if (list === undefined) {
+      list = await enabledEndpoints(trx, e.accountId);
+      endpoints.set(e.accountId, list);
+    }
+    if (list.length > 0) await queueEvent(trx, list, e.accountId, e.type, e.data, e.at);
+  }
+}
+
+type Endpoint = { id: string; event_types: string };
+
+function enabledEndpoints(trx: Kysely<Database>, accountId: string): Promise<Endpoint[]> {
+  return trx
     .selectFrom('webhook_endpoints')
     .select(['id', 'event_types'])
     .where('account_id', '=', accountId)
     .where('status', '=', 'enabled')
     .execute();
+}
+
+async function queueEvent(
+  trx: Kysely<Database>,
+  endpoints: readonly Endpoint[],
+  accountId: string,
+  type: EventType,
+  data: Record<string, unknown>,
+  at: Date,
+): Promise<string | undefined> {
   const targets = endpoints.filter((e) => subscribes(e.event_types, type));
   if (targets.length === 0) return undefined;
   const id = newMessageId();
