@@ -89,13 +89,16 @@ function recipients(to: unknown): string[] {
   return Array.isArray(to) ? to.filter((t): t is string => typeof t === 'string') : [];
 }
 
+function cut(s: string): string {
+  return s.length > TARGET_LIMIT ? s.slice(0, TARGET_LIMIT) : s;
+}
+
 /**
  * Kind, target and hosts of an action. Works on any payload, also one that failed its schema:
  * the authority and policy gates still judge who asks for what.
  */
 export function actionFacts(actionType: string, payload: unknown): ActionFacts {
   const p = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
-  const cut = (s: string) => (s.length > TARGET_LIMIT ? s.slice(0, TARGET_LIMIT) : s);
   switch (actionType) {
     case 'db.query':
       return { kind: sqlKind(str(p['sql'])), target: cut(str(p['sql'])), hosts: [] };

@@ -201,14 +201,20 @@ function list(names: string[]): string {
 
 /** BLOCKED > ESCALATE > ALLOWED, with the deciding gates named in the reason. */
 export function decide(gates: Gates): { decision: Decision; reason: string } {
-  const named = (outcome: GateOutcome) => GATE_NAMES.filter((g) => gates[g].outcome === outcome);
-  const explain = (names: GateName[]) =>
-    `${list(names)} gate${names.length > 1 ? 's' : ''}: ${names.map((g) => gates[g].reason).join('; ')}`;
-  const blocked = named('block');
-  if (blocked.length > 0) return { decision: 'BLOCKED', reason: `Blocked by the ${explain(blocked)}` };
-  const escalated = named('escalate');
+  const blocked = gatesWith(gates, 'block');
+  if (blocked.length > 0) return { decision: 'BLOCKED', reason: `Blocked by the ${explain(gates, blocked)}` };
+  const escalated = gatesWith(gates, 'escalate');
   if (escalated.length > 0) {
-    return { decision: 'ESCALATE', reason: `A human must decide, asked by the ${explain(escalated)}` };
+    return { decision: 'ESCALATE', reason: `A human must decide, asked by the ${explain(gates, escalated)}` };
   }
   return { decision: 'ALLOWED', reason: 'All seven gates passed' };
+}
+
+// Module-level rather than closures in `decide`: it runs on every evaluation.
+function gatesWith(gates: Gates, outcome: GateOutcome): GateName[] {
+  return GATE_NAMES.filter((g) => gates[g].outcome === outcome);
+}
+
+function explain(gates: Gates, names: GateName[]): string {
+  return `${list(names)} gate${names.length > 1 ? 's' : ''}: ${names.map((g) => gates[g].reason).join('; ')}`;
 }

@@ -66,8 +66,13 @@ const TEXT_ACTIONS = new Set(['email.send', 'agent.respond']);
 
 /** What an agent says or sends, as the ledger checks it (the verdict engine's own choice). */
 function textOf(actionType: string, payload: Record<string, unknown>): string {
-  const s = (v: unknown) => (typeof v === 'string' ? v : '');
-  return actionType === 'email.send' ? `${s(payload['subject'])}\n${s(payload['body'])}` : s(payload['text']);
+  return actionType === 'email.send'
+    ? `${stringOr(payload['subject'])}\n${stringOr(payload['body'])}`
+    : stringOr(payload['text']);
+}
+
+function stringOr(v: unknown): string {
+  return typeof v === 'string' ? v : '';
 }
 const STATE_HASH = /^[0-9a-f]{64}$/;
 const SWEEP_BATCH = 500;
@@ -361,8 +366,17 @@ export function createJudgmentService(deps: {
         {
           policy: current.policy,
           egress: settings.egress,
-          customActions: (name) => settings.actions.get(name)?.validate,
-          ...(conflicts.length > 0 ? { textChecker: () => conflicts } : {}),
+          // Methods, not arrow properties: a named closure per evaluation costs a defineProperty.
+          customActions(name) {
+            return settings.actions.get(name)?.validate;
+          },
+          ...(conflicts.length > 0
+            ? {
+                textChecker() {
+                  return conflicts;
+                },
+              }
+            : {}),
           ...(stateHash !== undefined ? { stateHash } : {}),
         },
       );

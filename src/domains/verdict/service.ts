@@ -98,33 +98,39 @@ function parseIfMatch(header: string | string[] | undefined): string[] | 'any' |
   return hashes.every((h) => STATE_HASH.test(h)) ? hashes : 'invalid';
 }
 
+function mismatch(action: string, body: unknown, message: string): Envelope {
+  return { ok: false, action, payload: body ?? null, message };
+}
+
 /**
  * The request as the verdict engine needs it. A JSON body that is not `{action, payload}` is not
  * an HTTP error but a verdict: SCHEMA_MISMATCH, like any other payload that misses its schema.
  */
 function readEnvelope(body: unknown, ifMatch: string | string[] | undefined): Envelope {
   const action = isPlainObject(body) && typeof body['action'] === 'string' ? body['action'] : '';
-  const mismatch = (message: string): Envelope => ({ ok: false, action, payload: body ?? null, message });
-  if (!isPlainObject(body)) return mismatch('the request body must be a JSON object {action, payload}');
+  if (!isPlainObject(body))
+    return mismatch(action, body, 'the request body must be a JSON object {action, payload}');
   for (const key of Object.keys(body)) {
-    if (!ENVELOPE_FIELDS.has(key)) return mismatch(`unknown top-level field "${key.slice(0, 40)}"`);
+    if (!ENVELOPE_FIELDS.has(key))
+      return mismatch(action, body, `unknown top-level field "${key.slice(0, 40)}"`);
   }
-  if (typeof body['action'] !== 'string') return mismatch('action must be a string');
+  if (typeof body['action'] !== 'string') return mismatch(action, body, 'action must be a string');
   const payload = body['payload'];
-  if (!isPlainObject(payload)) return mismatch('payload must be a JSON object');
+  if (!isPlainObject(payload)) return mismatch(action, body, 'payload must be a JSON object');
   const fromBody = body['expected_state_hash'];
   let expected: string[] | undefined;
   if (fromBody !== undefined) {
     if (typeof fromBody !== 'string' || !STATE_HASH.test(fromBody.toLowerCase())) {
-      return mismatch('expected_state_hash must be a SHA-256 hash (64 hex characters)');
+      return mismatch(action, body, 'expected_state_hash must be a SHA-256 hash (64 hex characters)');
     }
     expected = [fromBody.toLowerCase()];
   }
   const header = parseIfMatch(ifMatch);
-  if (header === 'invalid') return mismatch('If-Match must hold a state hash (64 hex characters) or *');
+  if (header === 'invalid')
+    return mismatch(action, body, 'If-Match must hold a state hash (64 hex characters) or *');
   if (Array.isArray(header)) {
     if (expected !== undefined && !header.includes(expected[0]!)) {
-      return mismatch('expected_state_hash and If-Match name different state hashes');
+      return mismatch(action, body, 'expected_state_hash and If-Match name different state hashes');
     }
     expected ??= header;
   }
@@ -240,9 +246,12 @@ export function createVerdictService(deps: VerdictServiceDeps) {
       { action: envelope.action, payload: envelope.payload },
       {
         egress: policy.egress,
-        customActions: (name) => policy.actions.get(name)?.validate,
+        // Methods, not arrow properties: a named closure per verdict costs a defineProperty.
+        customActions(name) {
+          return policy.actions.get(name)?.validate;
+        },
         // The engine decides which text to check; the ledger may answer asynchronously.
-        textChecker: (text) => {
+        textChecker(text) {
           texts.push(text);
           return [];
         },

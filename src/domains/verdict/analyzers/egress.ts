@@ -156,28 +156,29 @@ function safeHost(host: string): string {
   return host.length > 80 ? `${host.slice(0, 77)}...` : host;
 }
 
+function blockHost(location: string, reason: string): Finding[] {
+  return [{ code: 'EXFILTRATION_BLOCKED', message: `destination is not allowed: ${reason}`, location }];
+}
+
 /** Judges a host name (already lower-case, IDN in punycode) against the egress policy. */
 export function analyzeHost(rawHost: string, settings: EgressSettings = DEFAULT_EGRESS_SETTINGS): Finding[] {
   const host = rawHost.toLowerCase().replace(/\.$/, '');
   const location = `host ${safeHost(host)}`;
-  const block = (reason: string): Finding[] => [
-    { code: 'EXFILTRATION_BLOCKED', message: `destination is not allowed: ${reason}`, location },
-  ];
-  if (host === '') return block('empty host');
+  if (host === '') return blockHost(location, 'empty host');
   const ip = ipFinding(host);
-  if (ip !== undefined) return block(ip);
+  if (ip !== undefined) return blockHost(location, ip);
   if (INTERNAL_HOSTS.has(host) || INTERNAL_SUFFIXES.some((suffix) => host.endsWith(suffix))) {
-    return block('internal or metadata host');
+    return blockHost(location, 'internal or metadata host');
   }
-  if (!host.includes('.')) return block('single-label (internal) host');
+  if (!host.includes('.')) return blockHost(location, 'single-label (internal) host');
   const blocked = matchDomain(host, settings.blocked_domains);
-  if (blocked !== undefined) return block(`blocked domain ${blocked}`);
+  if (blocked !== undefined) return blockHost(location, `blocked domain ${blocked}`);
   const sink = sinkCategory(host);
-  if (sink !== undefined) return block(`known exfiltration sink (${sink})`);
+  if (sink !== undefined) return blockHost(location, `known exfiltration sink (${sink})`);
   const lookAlike = isLookAlike(host, settings);
-  if (lookAlike !== undefined) return block(lookAlike);
+  if (lookAlike !== undefined) return blockHost(location, lookAlike);
   if (settings.mode === 'allowlist' && matchDomain(host, settings.trusted_domains) === undefined) {
-    return block('not in the trusted domains (allowlist mode)');
+    return blockHost(location, 'not in the trusted domains (allowlist mode)');
   }
   return [];
 }

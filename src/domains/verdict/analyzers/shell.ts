@@ -763,17 +763,20 @@ export function splitWords(script: string): { words: ShWord[]; pipedIn: boolean 
   let word = '';
   let inWord = false;
   let dynamic = false;
-  const endWord = () => {
-    if (inWord) words.push({ text: word, dynamic });
-    word = '';
-    inWord = false;
-    dynamic = false;
-  };
-  const endCommand = (pipe = false) => {
-    endWord();
-    if (words.length > 0) commands.push({ words, pipedIn });
-    words = [];
-    pipedIn = pipe;
+  // Methods rather than arrow functions: named closures cost a defineProperty per call here.
+  const at = {
+    endWord() {
+      if (inWord) words.push({ text: word, dynamic });
+      word = '';
+      inWord = false;
+      dynamic = false;
+    },
+    endCommand(pipe = false) {
+      at.endWord();
+      if (words.length > 0) commands.push({ words, pipedIn });
+      words = [];
+      pipedIn = pipe;
+    },
   };
   for (let i = 0; i < script.length; i++) {
     const ch = script[i]!;
@@ -788,13 +791,13 @@ export function splitWords(script: string): { words: ShWord[]; pipedIn: boolean 
       inWord = true;
       i++;
     } else if (ch === ' ' || ch === '\t') {
-      endWord();
+      at.endWord();
     } else if (ch === '|' && script[i + 1] !== '|' && script[i - 1] !== '|') {
-      endCommand(true);
+      at.endCommand(true);
     } else if (';&|\n()`'.includes(ch)) {
-      endCommand();
+      at.endCommand();
     } else if (ch === '$' && script[i + 1] === '(') {
-      endCommand();
+      at.endCommand();
       i++;
     } else {
       if (ch === '$') dynamic = true;
@@ -802,7 +805,7 @@ export function splitWords(script: string): { words: ShWord[]; pipedIn: boolean 
       inWord = true;
     }
   }
-  endCommand();
+  at.endCommand();
   return commands;
 }
 
