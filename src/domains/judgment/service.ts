@@ -1,10 +1,11 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/schema.ts';
 import { AppError, Errors } from '../../errors.ts';
 import { sha256Hex } from '../../lib/sha256.ts';
+import { timeOrderedId } from '../../lib/time-ordered-id.ts';
 import type { AuditEvent, AuditRepo } from '../audit/repo.ts';
 import type { ActorRole, ImpactScope } from '../policies/cedar-schema.ts';
 import type { PoliciesService } from '../policies/service.ts';
@@ -412,7 +413,8 @@ export function createJudgmentService(deps: {
       const payloadJson = JSON.stringify(payload);
       const escalated = judgment.decision === 'ESCALATE';
       const row: EvaluationRow = {
-        id: randomUUID(),
+        // Time-ordered (UUIDv7): rows written together land together in the primary-key index.
+        id: timeOrderedId(at.getTime()),
         account_id: accountId,
         key_id: principal.keyId,
         actor: body.actor,
