@@ -1,16 +1,16 @@
 /**
  * Throughput of POST /v1/evaluate against a bare Fastify JSON route that parses the same bodies,
  * in interleaved rounds of the same run (medians compared), so the ratio holds on a noisy host.
- * Usage: npx tsx bench/verdict-http.ts [-- --seconds 5 --rounds 3 --connections 50]
+ * Usage: npx tsx bench/verdict-http.ts [-- --seconds 5 --rounds 3 --connections 50 --fresh-sql true]
  */
 import os from 'node:os';
 import Fastify from 'fastify';
 import { benchOptions, compareInterleaved, startArbiter } from './lib/harness.ts';
 
-const { round } = benchOptions();
+const { round, get } = benchOptions({ 'fresh-sql': 'false' });
 
 // What agents send most: safe calls of every kind and an occasional refusal.
-const bodies = [
+const kinds = [
   { action: 'db.query', payload: { sql: 'SELECT id, name FROM users WHERE id = $1', params: [42] } },
   { action: 'shell.exec', payload: { command: 'git status --short' } },
   { action: 'shell.exec', payload: { command: 'npm test 2>&1 > "$LOG"' } },
@@ -20,7 +20,17 @@ const bodies = [
   { action: 'email.send', payload: { to: 'ana@example.com', subject: 'Status', body: 'Deploy finished.' } },
   { action: 'agent.respond', payload: { text: 'The build is green.' } },
   { action: 'fs.read', payload: { path: '/etc/shadow' } },
-].map((b) => JSON.stringify(b));
+];
+// The SQL analysis of recently seen queries is remembered. `--fresh-sql true` makes every db.query
+// one the server has not seen.
+const fresh = get('fresh-sql') === 'true';
+const bodies = kinds.map((b) => JSON.stringify(b));
+let unseen = 0;
+const freshSql = () =>
+  JSON.stringify({
+    action: 'db.query',
+    payload: { sql: `SELECT id, name FROM users WHERE id = ${++unseen}` },
+  });
 
 const bare = Fastify({ logger: false });
 bare.post('/bare', async (request) => {
@@ -36,7 +46,7 @@ const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
 const arbiter = await startArbiter();
 
 console.log(
-  `bench:verdict (HTTP) — ${round.rounds} interleaved rounds of ${round.seconds}s per target, ${round.connections} connections, ${bodies.length} request bodies in rotation, database ${arbiter.config.database.kind}${arbiter.config.redisUrl ? ', Redis' : ''}, ${os.cpus().length} cores`,
+  `bench:verdict (HTTP) — ${round.rounds} interleaved rounds of ${round.seconds}s per target, ${round.connections} connections, ${bodies.length} request bodies in rotation${fresh ? ' (every db.query unseen)' : ''}, database ${arbiter.config.database.kind}${arbiter.config.redisUrl ? ', Redis' : ''}, ${os.cpus().length} cores`,
 );
 const ratio = await compareInterleaved(
   { name: 'bare Fastify POST /bare', url: `${bareUrl}/bare`, method: 'POST', bodies },
@@ -46,6 +56,7 @@ const ratio = await compareInterleaved(
     method: 'POST',
     bodies,
     headers: arbiter.headers,
+    ...(fresh ? { freshFirstBody: freshSql } : {}),
   },
   round,
 );

@@ -5,7 +5,9 @@ import { type EvaluateInput, evaluateAction } from '../src/domains/verdict/engin
 
 const iterations = Number(process.argv[2] ?? 2000);
 
-const typical: Record<string, EvaluateInput[]> = {
+type Input = EvaluateInput | ((iteration: number) => EvaluateInput);
+
+const typical: Record<string, Input[]> = {
   'db.query': [
     { action: 'db.query', payload: { sql: 'SELECT id, name, email FROM users WHERE id = $1', params: [42] } },
     {
@@ -17,6 +19,14 @@ const typical: Record<string, EvaluateInput[]> = {
       payload: { sql: 'SELECT count(*) FROM singer GROUP BY country', dialect: 'sqlite' },
     },
     { action: 'db.query', payload: { sql: 'DELETE FROM sessions', dialect: 'mysql' } },
+  ],
+  // The analysis of recently seen SQL is remembered; a text never seen before is parsed.
+  'db.query(new)': [
+    (i) => ({
+      action: 'db.query',
+      payload: { sql: `SELECT id, name, email FROM users WHERE id = ${i} AND status = 'active'` },
+    }),
+    (i) => ({ action: 'db.query', payload: { sql: `UPDATE orders SET status = 'shipped' WHERE id = ${i}` } }),
   ],
   'shell.exec': [
     { action: 'shell.exec', payload: { command: 'git status --short' } },
@@ -65,12 +75,14 @@ const missed: string[] = [];
 console.log(`iterations per payload: ${iterations}`);
 console.log('action'.padEnd(14), 'p50 µs'.padStart(9), 'p99 µs'.padStart(9), 'max µs'.padStart(9));
 for (const [action, inputs] of Object.entries(typical)) {
-  for (let i = 0; i < 200; i++) for (const input of inputs) evaluateAction(input);
+  const at = (input: Input, i: number) => (typeof input === 'function' ? input(i) : input);
+  for (let i = 0; i < 200; i++) for (const input of inputs) evaluateAction(at(input, -1 - i));
   const samples: number[] = [];
   for (let i = 0; i < iterations; i++) {
     for (const input of inputs) {
+      const request = at(input, i);
       const start = process.hrtime.bigint();
-      evaluateAction(input);
+      evaluateAction(request);
       samples.push(Number(process.hrtime.bigint() - start) / 1000);
     }
   }

@@ -25,6 +25,8 @@ export interface Target {
   headers?: Record<string, string>;
   /** JSON bodies sent in rotation (POST). */
   bodies?: readonly string[];
+  /** Called for each request of the first body in rotation: its text, made afresh every time. */
+  freshFirstBody?: () => string;
 }
 
 export interface RoundOptions {
@@ -61,10 +63,13 @@ export async function measure(target: Target, connections: number, seconds: numb
     duration: seconds,
     ...(target.bodies
       ? {
-          requests: target.bodies.map((body) => ({
+          requests: target.bodies.map((body, i) => ({
             method: target.method ?? 'POST',
             body,
             headers: { 'content-type': 'application/json', ...target.headers },
+            ...(i === 0 && target.freshFirstBody
+              ? { setupRequest: (req: object) => ({ ...req, body: target.freshFirstBody!() }) }
+              : {}),
           })),
         }
       : { method: target.method ?? 'GET', headers: target.headers ?? {} }),

@@ -168,7 +168,10 @@ function findDestructive(node: unknown, depth = 0): StatementJudgement | undefin
     return undefined;
   }
   const n = node as Node;
-  for (const [key, value] of Object.entries(n)) {
+  // for…in, not Object.entries: the walk visits every node of the tree, and an entries array per
+  // node was most of its cost. Parsed JSON has no inherited enumerable keys.
+  for (const key in n) {
+    const value = n[key];
     if (key === 'DeleteStmt' || key === 'UpdateStmt') {
       const found = judgeDml(key === 'DeleteStmt' ? 'DELETE' : 'UPDATE', value as Node);
       if (found) return found;
