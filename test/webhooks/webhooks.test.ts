@@ -143,6 +143,40 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     }
   });
 
+  it('delivers claim.conflict_detected when a stored claim contradicts one kept before', async () => {
+    const receiver = await startReceiver(() => ({ status: 204 }));
+    try {
+      const account = await t.newAccount();
+      const hook = await subscribe(t, account.key, `${receiver.url}/claims`, ['claim.conflict_detected']);
+      const store = async (claim: string) =>
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/v2/vault/store',
+            headers: bearer(account.key),
+            payload: { claim, source: 'test', confidence: 0.9 },
+          })
+        ).json();
+      const open = await store('The Berlin office is open on Sundays.');
+      await store('The Lisbon office has a rooftop terrace.');
+      const closed = await store('The Berlin office is not open on Sundays.');
+      expect(closed.conflicts).toHaveLength(1);
+      await until(() => receiver.received.length >= 1, 'the claim.conflict_detected delivery');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(receiver.received).toHaveLength(1);
+      expect(verify(hook.secret, receiver.received[0]!)).toMatchObject({
+        type: 'claim.conflict_detected',
+        data: {
+          claim_id: closed.id,
+          on_conflict: 'keep',
+          conflicts: [{ id: open.id, kind: 'negation' }],
+        },
+      });
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('loses nothing across a restart between attempts', async () => {
     const receiver = await startReceiver((_req, i) => ({ status: i < 2 ? 503 : 200 }));
     const first = await createTestApp(dialect, { env: ENV, database: t.db });

@@ -4,6 +4,7 @@ import { chainHash, GENESIS_HASH } from '../../db/chain.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, Errors } from '../../errors.ts';
 import type { AuditRepo } from '../audit/repo.ts';
+import { emitEvents, type PendingEvent } from '../webhooks/outbox.ts';
 import {
   checkTextAgainstFacts,
   conflictCandidateFloor,
@@ -301,7 +302,13 @@ export function createLedgerService(deps: LedgerServiceDeps) {
     superseded: readonly ClaimRow[],
     conflicts: readonly ReportedConflict[],
     at: string,
-  ): Promise<{ head: LedgerHead; result: StoreResult; row: ClaimRow; audit: AuditEvents }> {
+  ): Promise<{
+    head: LedgerHead;
+    result: StoreResult;
+    row: ClaimRow;
+    audit: AuditEvents;
+    events: PendingEvent[];
+  }> {
     const id = current?.id ?? randomUUID();
     const short = current?.short_id ?? shortId();
     const version = (current?.version ?? 0) + 1;
@@ -381,10 +388,36 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         at,
       })),
     ];
+    // Webhook subscribers hear of contradictions the ledger kept or superseded (a rejected store
+    // writes nothing, and its 409 already told the caller).
+    const events: PendingEvent[] =
+      conflicts.length === 0
+        ? []
+        : [
+            {
+              accountId,
+              type: 'claim.conflict_detected',
+              data: {
+                claim_id: id,
+                short_id: short,
+                version,
+                on_conflict: superseded.length > 0 ? 'supersede' : 'keep',
+                conflicts: conflicts.map((c) => ({
+                  id: c.id,
+                  short_id: c.short_id,
+                  kind: c.kind,
+                  similarity: c.similarity,
+                  confidence: c.confidence,
+                })),
+              },
+              at: new Date(at),
+            },
+          ];
     const createdAt = current?.created_at ?? at;
     return {
       head: next,
       audit,
+      events,
       result: {
         id,
         short_id: short,
@@ -446,7 +479,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         const current = await repo.findActiveByNormalized(accountId, normalized, trx);
         const superseded = onConflict === 'supersede' ? found.map((f) => f.claim.row) : [];
         const pending = pendingWrites();
-        const { result, audit } = await write(
+        const { result, audit, events } = await write(
           trx,
           pending,
           accountId,
@@ -460,6 +493,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         );
         await flush(trx, accountId, pending);
         await deps.audit.appendIn(trx, audit);
+        await emitEvents(trx, events);
         await options.remember?.(trx, result);
         return result;
       });
@@ -497,6 +531,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         const retired = new Set<number>();
         const results: StoreResult[] = [];
         const audit: AuditEvents = [];
+        const events: PendingEvent[] = [];
         const pending = pendingWrites();
         // The active claim per normalized text, read once and then kept up to date with the batch's writes.
         const active = await repo.activeByNormalized(
@@ -539,9 +574,11 @@ export function createLedgerService(deps: LedgerServiceDeps) {
           for (const s of superseded) retired.add(s.rowkey);
           results.push(done.result);
           audit.push(...done.audit);
+          events.push(...done.events);
         }
         await flush(trx, accountId, pending);
         await deps.audit.appendIn(trx, audit);
+        await emitEvents(trx, events);
         return results;
       });
     },
