@@ -97,6 +97,28 @@ function fromCedar(verdict: GateVerdict, clean: string): GateResult {
 
 const NOT_CHECKED = 'not checked: the payload does not match its schema';
 
+// Passing gates say the same thing for the same inputs: each is made once and shared (nothing
+// changes a GateResult after it is made). Besides the allocation, a reason built from a template
+// is a fresh rope string, which JSON.stringify flattens again every time the row is written.
+const PASS_NOT_CHECKED = pass(NOT_CHECKED);
+const PASS_NOTHING_DESTRUCTIVE = pass('nothing destructive');
+const PASS_BOUNDED_DELETE = pass('a bounded delete outside critical scope');
+const PASS_EGRESS = 'no untrusted destination or privileged path';
+const PASS_CONSISTENT = 'consistent with the ledger';
+const PASS_NO_LOOP = pass('no loop of identical refused calls');
+
+const reasons = new Map<string, string>();
+
+/** The one copy of a reason made from parts (a bounded set: roles, kinds, scopes, action types). */
+function reasonOf(key: string, make: () => string): string {
+  let reason = reasons.get(key);
+  if (reason === undefined) {
+    reason = make();
+    if (reasons.size < 10_000) reasons.set(key, reason);
+  }
+  return reason;
+}
+
 /**
  * Runs one proposed action through the seven gates. Pure: the verdict analyzers judge the
  * payload once, and each gate reads the findings it owns; authority and policy ask the
@@ -140,29 +162,28 @@ export function judge(input: JudgmentInput, ctx: JudgmentContext): Judgment {
 
   const authority = fromCedar(
     ctx.policy.authority(request),
-    `the ${input.role} role may ${facts.kind} at ${input.scope} scope`,
+    reasonOf(
+      `a:${input.role}:${facts.kind}:${input.scope}`,
+      () => `the ${input.role} role may ${facts.kind} at ${input.scope} scope`,
+    ),
   );
   const schema = fromFindings(
     findings,
     ['SCHEMA_MISMATCH'],
-    `payload matches the ${input.actionType} schema`,
+    reasonOf(`s:${input.actionType}`, () => `payload matches the ${input.actionType} schema`),
   );
   const policy = fromCedar(ctx.policy.policy(request), 'no policy forbids it');
 
   let destruction: GateResult;
-  if (schemaFailed) destruction = pass(NOT_CHECKED);
+  if (schemaFailed) destruction = PASS_NOT_CHECKED;
   else if (destructiveFinding) destruction = fromFindings(findings, ['DEST_MUTATION'], '');
   else if (destructive && input.scope === 'critical')
     destruction = escalate('a destructive action on critical scope needs a human, whatever the role');
-  else destruction = pass(destructive ? 'a bounded delete outside critical scope' : 'nothing destructive');
+  else destruction = destructive ? PASS_BOUNDED_DELETE : PASS_NOTHING_DESTRUCTIVE;
 
   const egress = schemaFailed
-    ? pass(NOT_CHECKED)
-    : fromFindings(
-        findings,
-        ['FILESYSTEM_DENIED', 'EXFILTRATION_BLOCKED'],
-        'no untrusted destination or privileged path',
-      );
+    ? PASS_NOT_CHECKED
+    : fromFindings(findings, ['FILESYSTEM_DENIED', 'EXFILTRATION_BLOCKED'], PASS_EGRESS);
 
   let consistency: GateResult;
   if (
@@ -174,12 +195,12 @@ export function judge(input: JudgmentInput, ctx: JudgmentContext): Judgment {
       `the ledger state changed: expected ${input.expectedStateHash.slice(0, 12)}…, now ${ctx.stateHash!.slice(0, 12)}…`,
     );
   } else if (schemaFailed) {
-    consistency = pass(NOT_CHECKED);
+    consistency = PASS_NOT_CHECKED;
   } else {
-    consistency = fromFindings(findings, ['CONFLICT_DETECTED'], 'consistent with the ledger');
+    consistency = fromFindings(findings, ['CONFLICT_DETECTED'], PASS_CONSISTENT);
   }
 
-  const loop = pass('no loop of identical refused calls');
+  const loop = PASS_NO_LOOP;
 
   const gates: Gates = { authority, schema, policy, destruction, egress, consistency, loop };
   const { decision, reason } = decide(gates);
