@@ -1,6 +1,6 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { chainHash, GENESIS_HASH } from '../../db/chain.ts';
-import type { ClaimsTable, Database } from '../../db/schema.ts';
+import type { ClaimsTable, ClaimVersionsTable, Database } from '../../db/schema.ts';
 import { bytesToVector, vectorToBytes } from './storage/vectors.ts';
 
 /** A claim as read back: numbers normalised (PostgreSQL returns BIGSERIAL keys as text). */
@@ -57,16 +57,8 @@ export interface EntryRow {
   state_hash: string;
 }
 
-export interface VersionRow {
-  claim_id: string;
-  account_id: string;
-  version: number;
-  claim: string;
-  source: string;
-  confidence: number;
-  created_at: string;
-  ledger_seq: number;
-}
+/** A claim version as the table holds it. */
+export type VersionRow = ClaimVersionsTable;
 
 /** Chains entries after `head` in memory: the rows to insert, the new head, and each entry's seq. */
 export function chainEntries(accountId: string, head: LedgerHead, inputs: readonly EntryInput[]) {
