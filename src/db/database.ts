@@ -77,7 +77,7 @@ function withStatementCache(handle: SQLite.Database): SqliteDialectConfig['datab
 }
 
 /** Opens the configured database. Callers run `migrateToLatest` before serving. */
-export function openDatabase(database: Config['database']): Db {
+export function openDatabase(database: Config['database'], options: { maxConnections?: number } = {}): Db {
   if (database.kind === 'sqlite') {
     fs.mkdirSync(path.dirname(database.file), { recursive: true });
     const handle = new SQLite(database.file);
@@ -96,7 +96,7 @@ export function openDatabase(database: Config['database']): Db {
   }
   const pool = new pg.Pool({
     connectionString: database.url,
-    max: 10,
+    max: options.maxConnections ?? 10,
     // Counters are BIGINT; they stay far below 2^53, so read them as numbers.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>

@@ -11,7 +11,8 @@ import { createJobRunner } from './jobs.ts';
 const port = parentPort;
 if (!port) throw new Error('worker.ts runs only as a worker thread');
 
-const db = openDatabase((workerData as { database: Config['database'] }).database);
+// Jobs run one at a time, so one PostgreSQL connection is all the thread ever uses.
+const db = openDatabase((workerData as { database: Config['database'] }).database, { maxConnections: 1 });
 const run = createJobRunner(db);
 
 let queue: Promise<void> = Promise.resolve();
