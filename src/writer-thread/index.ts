@@ -50,7 +50,7 @@ export function startWriterThread(
   let dead = false;
   let closed: (() => void) | undefined;
 
-  const fallBack = (w: Waiting) => fallback(w.job).then(w.resolve, w.reject);
+  const runHere = (w: Waiting) => fallback(w.job).then(w.resolve, w.reject);
 
   const died = (reason: string) => {
     if (dead) return;
@@ -58,7 +58,7 @@ export function startWriterThread(
     log.error({ reason, pending: waiting.size }, 'writer thread stopped; writing on the main thread');
     for (const [id, w] of waiting) {
       waiting.delete(id);
-      fallBack(w);
+      runHere(w);
     }
   };
 
@@ -79,7 +79,7 @@ export function startWriterThread(
       { reason: reply.message },
       'writer thread could not write a batch; writing it on the main thread',
     );
-    fallBack(w);
+    runHere(w);
   });
   worker.on('error', (err) => died(err.message));
   worker.on('exit', (code) => {

@@ -3,13 +3,6 @@ import { PeriodicFlush } from '../../lib/periodic-flush.ts';
 import type { AuditEvent, AuditRepo } from './repo.ts';
 import { type AuditWriter, inThreadWriter } from './writer.ts';
 
-/**
- * The audit log. Changes that must be recorded together with what they change call the repo's
- * `appendIn(trx, …)` inside their own transaction. Hot-path events (every verdict) go through
- * `record`, which buffers and appends in batches so that a verdict never waits on a write;
- * `stop()` appends what is pending, so a graceful shutdown loses nothing.
- * The server appends those batches on the writer thread (src/writer-thread), off the request loop.
- */
 let lastMs = 0;
 let lastIso = new Date(0).toISOString();
 
@@ -23,6 +16,13 @@ function isoNow(): string {
   return lastIso;
 }
 
+/**
+ * The audit log. Changes that must be recorded together with what they change call the repo's
+ * `appendIn(trx, …)` inside their own transaction. Hot-path events (every verdict) go through
+ * `record`, which buffers and appends in batches so that a verdict never waits on a write;
+ * `stop()` appends what is pending, so a graceful shutdown loses nothing.
+ * The server appends those batches on the writer thread (src/writer-thread), off the request loop.
+ */
 export class AuditLog {
   private pending: AuditEvent[] = [];
   private readonly flusher: PeriodicFlush;
