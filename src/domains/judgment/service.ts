@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/schema.ts';
 import { AppError, Errors } from '../../errors.ts';
+import { PeriodicFlush } from '../../lib/periodic-flush.ts';
 import { sha256Hex } from '../../lib/sha256.ts';
 import { timeOrderedId } from '../../lib/time-ordered-id.ts';
 import type { AuditEvent, AuditRepo } from '../audit/repo.ts';
@@ -155,18 +156,21 @@ export async function writeEvaluations(
  */
 class EvaluationWriter {
   private pending = new Map<string, EvaluationRow>();
-  private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
+  private readonly flusher: PeriodicFlush;
 
   constructor(
     private readonly persist: (batch: EvaluationRow[]) => Promise<void>,
-    private readonly flushMs: number,
+    flushMs: number,
     private readonly log: Pick<Logger, 'error'>,
-  ) {}
+  ) {
+    this.flusher = new PeriodicFlush(flushMs, () => this.write());
+  }
 
   add(row: EvaluationRow): void {
     this.pending.set(row.id, row);
-    if (this.pending.size >= 1000) void this.flush();
+    // Once, on reaching the batch size (as AuditLog.record): asking for every row while a write
+    // is under way would queue a flush per row.
+    if (this.pending.size === 1000) void this.flush();
   }
 
   peek(id: string): EvaluationRow | undefined {
@@ -174,19 +178,15 @@ class EvaluationWriter {
   }
 
   start(): void {
-    this.timer ??= setInterval(() => void this.flush(), this.flushMs);
-    this.timer.unref();
+    this.flusher.start();
   }
 
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.write());
-    return this.flushing;
+    return this.flusher.flush();
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.flush();
+  stop(): Promise<void> {
+    return this.flusher.stop();
   }
 
   /** Everything pending, in transactions of at most 1,000 rows, so none holds the lock for long. */
