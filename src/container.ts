@@ -61,9 +61,9 @@ export async function createContainer(
     closers.push(() => writerThread.close());
 
     const auditRepo = createAuditRepo(db.kysely, db.dialect);
-    const audit = new AuditLog(auditRepo, Math.min(config.usageFlushMs, 100), logger, {
-      append: (events) => writerThread.run({ kind: 'audit.append', events }),
-    });
+    const audit = new AuditLog(auditRepo, Math.min(config.usageFlushMs, 100), logger, (events) =>
+      writerThread.run({ kind: 'audit.append', events }),
+    );
     audit.start();
     closers.push(() => audit.stop());
 

@@ -81,13 +81,8 @@ describe.each(DIALECTS)('audit log contract on %s', (dialect) => {
     const thread = startWriterThread(tdb.database, createJobRunner(db), {
       error: (obj: object) => errors.push(obj),
     });
-    const log = new AuditLog(
-      repo,
-      60_000,
-      { error: (obj: object) => errors.push(obj) },
-      {
-        append: (events) => thread.run({ kind: 'audit.append', events }),
-      },
+    const log = new AuditLog(repo, 60_000, { error: (obj: object) => errors.push(obj) }, (events) =>
+      thread.run({ kind: 'audit.append', events }),
     );
     for (let i = 0; i < 30; i++)
       log.record({ accountId: 'a', actor: 'k', action: 'verdict.evaluated', details: { i } });
@@ -118,13 +113,8 @@ describe.each(DIALECTS)('audit log contract on %s', (dialect) => {
     const thread = startWriterThread(broken, createJobRunner(db), {
       error: (obj: object) => errors.push(obj),
     });
-    const log = new AuditLog(
-      repo,
-      60_000,
-      { error: () => undefined },
-      {
-        append: (events) => thread.run({ kind: 'audit.append', events }),
-      },
+    const log = new AuditLog(repo, 60_000, { error: () => undefined }, (events) =>
+      thread.run({ kind: 'audit.append', events }),
     );
     for (let i = 0; i < 20; i++)
       log.record({ accountId: 'a', actor: 'k', action: 'verdict.rejected', details: { i } });

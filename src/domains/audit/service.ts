@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
 import { PeriodicFlush } from '../../lib/periodic-flush.ts';
 import type { AuditEvent, AuditRepo } from './repo.ts';
-import { type AuditWriter, inThreadWriter } from './writer.ts';
 
 let lastMs = 0;
 let lastIso = new Date(0).toISOString();
@@ -33,7 +32,8 @@ export class AuditLog {
     readonly repo: AuditRepo,
     flushMs: number,
     private readonly log: Pick<Logger, 'error'>,
-    private readonly writer: AuditWriter = inThreadWriter(repo),
+    /** Where batches are appended: the repo on this connection unless given (the writer thread). */
+    private readonly append: (events: AuditEvent[]) => Promise<unknown> = (events) => repo.append(events),
   ) {
     this.flusher = new PeriodicFlush(flushMs, () => this.writeBatch());
   }
@@ -62,7 +62,7 @@ export class AuditLog {
     while (this.pending.length > 0) {
       const batch = this.pending.splice(0, AuditLog.MAX_BATCH);
       try {
-        await this.writer.append(batch);
+        await this.append(batch);
       } catch (err) {
         this.log.error(
           { err, events: batch.length },
