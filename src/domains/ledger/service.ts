@@ -321,6 +321,19 @@ export function createLedgerService(deps: LedgerServiceDeps) {
     pending.entries.push(...rows);
     pending.head = next;
 
+    const fields: Omit<ClaimRow, 'rowkey'> = {
+      id,
+      account_id: accountId,
+      short_id: short,
+      claim: text,
+      normalized: p.normalized,
+      source: p.source,
+      confidence: input.confidence,
+      version,
+      status: 'active',
+      created_at: current?.created_at ?? at,
+      updated_at: at,
+    };
     let rowkey: number;
     if (current) {
       rowkey = current.rowkey;
@@ -335,19 +348,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
       await flush(trx, accountId, pending);
       await retire(trx, [rowkey]);
     } else {
-      rowkey = await repo.insertClaim(trx, {
-        id,
-        account_id: accountId,
-        short_id: short,
-        claim: text,
-        normalized: p.normalized,
-        source: p.source,
-        confidence: input.confidence,
-        version,
-        status: 'active',
-        created_at: at,
-        updated_at: at,
-      });
+      rowkey = await repo.insertClaim(trx, fields);
     }
     pending.versions.push({
       claim_id: id,
@@ -413,7 +414,6 @@ export function createLedgerService(deps: LedgerServiceDeps) {
               at: new Date(at),
             },
           ];
-    const createdAt = current?.created_at ?? at;
     return {
       head: next,
       audit,
@@ -427,22 +427,9 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         superseded: superseded.map((s) => s.id),
         state_hash: next.state_hash,
         scrubbed: p.scrubbed,
-        created_at: createdAt,
+        created_at: fields.created_at,
       },
-      row: {
-        rowkey,
-        id,
-        account_id: accountId,
-        short_id: short,
-        claim: text,
-        normalized: p.normalized,
-        source: p.source,
-        confidence: input.confidence,
-        version,
-        status: 'active',
-        created_at: createdAt,
-        updated_at: at,
-      },
+      row: { rowkey, ...fields },
     };
   }
 
