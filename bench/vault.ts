@@ -1,14 +1,17 @@
 /**
  * Claim ledger at scale, through the real storage:
  *   npx tsx bench/vault.ts [--db sqlite|postgres] [--embedder hash|local] [--n 10000,100000]
- *     [--single 2000] [--queries 200] [--exact 50] [--batch 500] [--keep]
+ *     [--single 2000] [--queries 200] [--exact 50] [--batch 500] [--marginal 2] [--keep]
  *
  * For each size N, one fresh database and one account: the first `--single` claims go through
  * `service.store` (one transaction each, with scrubbing, conflict detection and chaining), the rest
  * through `service.storeMany` in batches of `--batch`; both throughputs are printed. Then search
  * latency p50/p95 over `--queries` searches, and for `--exact` queries whether `vectors.nearest`
  * returns exactly what a brute-force cosine over `claim_vectors` returns. Peak memory is the RSS
- * high-water mark of the whole process. PostgreSQL runs in a scratch database created on
+ * high-water mark of the whole process. Last, the cost of one more claim at size N: `--marginal`
+ * further batches through `storeMany`, each timed whole and, before it, the conflict-candidate
+ * k-NN for the same claims on its own (so "the rest" is scrubbing, embedding, the checker and the
+ * SQL). PostgreSQL runs in a scratch database created on
  * TEST_DATABASE_URL (or DATABASE_URL) and dropped afterwards (`--keep` keeps it and prints where).
  *
  * Claims are synthetic and seeded, so every run stores the same text:
@@ -18,6 +21,8 @@
 import { scratchDatabase } from '../scripts/lib/scratch-database.ts';
 import { loadConfig } from '../src/config.ts';
 import { createContainer } from '../src/container.ts';
+import { conflictCandidateFloor } from '../src/domains/ledger/conflicts.ts';
+import { CONFLICT_CANDIDATES } from '../src/domains/ledger/service.ts';
 import { bytesToVector, dot } from '../src/domains/ledger/storage/vectors.ts';
 import { createLogger } from '../src/logger.ts';
 import { syntheticClaims, syntheticQueries } from './lib/synthetic-claims.ts';
@@ -33,6 +38,7 @@ const singleCount = Number(arg('--single', '2000'));
 const queryCount = Number(arg('--queries', '200'));
 const exactCount = Number(arg('--exact', '50'));
 const batchSize = Number(arg('--batch', '500'));
+const marginalBatches = Number(arg('--marginal', '2'));
 const keep = process.argv.includes('--keep');
 if (dbKind !== 'sqlite' && dbKind !== 'postgres') throw new Error('--db must be sqlite or postgres');
 if (embedderKind !== 'hash' && embedderKind !== 'local') throw new Error('--embedder must be hash or local');
@@ -62,7 +68,7 @@ async function run(n: number): Promise<void> {
       email: `bench-${n}@example.com`,
       name: 'bench',
     });
-    const claims = syntheticClaims(n, 42);
+    const claims = syntheticClaims(n + marginalBatches * batchSize, 42);
     const label = `${dbKind} (${vectors.kind}) ${embedder.id} n=${n}`;
 
     const single = Math.min(singleCount, n);
@@ -164,6 +170,29 @@ async function run(n: number): Promise<void> {
     console.log(
       `${label}: exact k-NN   ${same}/${queryVectors.length} queries agree with brute force over claim_vectors (top ${k}, cosines within 1e-6); ${sameSet}/${queryVectors.length} same claims; ${identical}/${queryVectors.length} identical order and bit-identical cosines; max |cosine - exact| ${maxDeviation.toExponential(1)}`,
     );
+    // The claims after the first N: the same generator, so none repeats a stored one.
+    const floor = conflictCandidateFloor(embedder.id);
+    for (let b = 0; b < marginalBatches; b++) {
+      const batch = claims.slice(n + b * batchSize, n + (b + 1) * batchSize);
+      const vectorsOfBatch = await embedder.embed(batch);
+      let t = performance.now();
+      // What `storeMany` asks the index for, the same way.
+      if (vectors.nearestMany)
+        await vectors.nearestMany(account.id, vectorsOfBatch, CONFLICT_CANDIDATES, floor);
+      else for (const v of vectorsOfBatch) await vectors.nearest(account.id, v, CONFLICT_CANDIDATES, floor);
+      const knnMs = performance.now() - t;
+      t = performance.now();
+      await service.storeMany(
+        account.id,
+        'bench',
+        batch.map((claim) => ({ claim, source: 'bench', confidence: 0.9 })),
+      );
+      const storeMs = performance.now() - t;
+      const perClaim = (ms: number) => `${((ms * 1000) / batch.length).toFixed(0)} µs`;
+      console.log(
+        `${label}: marginal     batch ${b + 1} of ${batch.length} more: storeMany ${perClaim(storeMs)} a claim = ${((batch.length * 1000) / storeMs).toFixed(0)} claims/s; its conflict-candidate k-NN alone ${perClaim(knnMs)} a claim`,
+      );
+    }
     if (keep) console.log(`${label}: kept ${JSON.stringify(scratch.env)}`);
   } finally {
     await container.close();

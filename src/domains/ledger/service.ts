@@ -83,7 +83,7 @@ export interface SearchHit {
 type AuditEvents = Parameters<AuditRepo['appendIn']>[1][number][];
 
 /** How many stored claims most like a new one are checked for contradictions. */
-const CONFLICT_CANDIDATES = 10;
+export const CONFLICT_CANDIDATES = 10;
 const SHORT_ID_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** Case, spacing, Unicode form and end punctuation do not make a different claim. */
