@@ -1,5 +1,6 @@
 import { scratchDatabase } from '../../scripts/lib/scratch-database.ts';
 import type { Config } from '../../src/config.ts';
+import { type Db, openDatabase } from '../../src/db/database.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -26,4 +27,19 @@ if (!TEST_DATABASE_URL && !process.env.ARBITER_QUIET_SKIPS) {
 export async function freshDatabase(dialect: DialectName): Promise<TestDatabase> {
   const scratch = await scratchDatabase(dialect, { adminUrl: TEST_DATABASE_URL, prefix: 'arbiter_test' });
   return { dialect, dir: scratch.dir, database: scratch.database, drop: scratch.drop };
+}
+
+/** A fresh database, opened; `drop()` closes it and drops it. */
+export async function openFreshDatabase(
+  dialect: DialectName,
+): Promise<{ db: Db; drop: () => Promise<void> }> {
+  const tdb = await freshDatabase(dialect);
+  const db = openDatabase(tdb.database);
+  return {
+    db,
+    drop: async () => {
+      await db.close();
+      await tdb.drop();
+    },
+  };
 }

@@ -2,7 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Db, migrateToLatest, openDatabase } from '../../src/db/database.ts';
+import { type Db, migrateToLatest } from '../../src/db/database.ts';
 import type { Database } from '../../src/db/schema.ts';
 import { createAuditRepo } from '../../src/domains/audit/repo.ts';
 import { HashEmbedder } from '../../src/domains/ledger/embeddings/hash.ts';
@@ -10,21 +10,11 @@ import { createLedgerRepo } from '../../src/domains/ledger/repo.ts';
 import { createLedgerService, type LedgerService } from '../../src/domains/ledger/service.ts';
 import { type FullTextIndex, tsvectorIndex } from '../../src/domains/ledger/storage/full-text.ts';
 import { createVectorIndex } from '../../src/domains/ledger/storage/vector-index.ts';
-import { freshDatabase, TEST_DATABASE_URL } from '../helpers/databases.ts';
+import { openFreshDatabase, TEST_DATABASE_URL } from '../helpers/databases.ts';
 
 /** The local PostgreSQL where CI provides one, PGlite otherwise: the same SQL either way. */
 async function postgres(): Promise<{ db: Db; drop: () => Promise<void> }> {
-  if (TEST_DATABASE_URL) {
-    const tdb = await freshDatabase('postgres');
-    const db = openDatabase(tdb.database);
-    return {
-      db,
-      drop: async () => {
-        await db.close();
-        await tdb.drop();
-      },
-    };
-  }
+  if (TEST_DATABASE_URL) return openFreshDatabase('postgres');
   const kysely = new Kysely<Database>({ dialect: new PGliteDialect(await PGlite.create()) });
   const db: Db = { kysely, dialect: 'postgres', close: () => kysely.destroy() };
   return { db, drop: () => db.close() };

@@ -3,7 +3,7 @@ import { vector } from '@electric-sql/pglite/vector';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Db, migrateToLatest, openDatabase } from '../../src/db/database.ts';
+import { type Db, migrateToLatest } from '../../src/db/database.ts';
 import type { Database } from '../../src/db/schema.ts';
 import { createAuditRepo } from '../../src/domains/audit/repo.ts';
 import { HashEmbedder } from '../../src/domains/ledger/embeddings/hash.ts';
@@ -12,7 +12,7 @@ import { createLedgerService, type LedgerService } from '../../src/domains/ledge
 import { createFullTextIndex } from '../../src/domains/ledger/storage/full-text.ts';
 import { createVectorIndex, type VectorIndex } from '../../src/domains/ledger/storage/vector-index.ts';
 import { bytesToVector, dot } from '../../src/domains/ledger/storage/vectors.ts';
-import { DIALECTS, freshDatabase, type TestDatabase } from '../helpers/databases.ts';
+import { DIALECTS, openFreshDatabase } from '../helpers/databases.ts';
 
 /** PGlite ships pgvector, so the pgvector adapter is tested there (the local PostgreSQL has none). */
 async function pgliteDb(): Promise<Db> {
@@ -49,17 +49,7 @@ const harnesses: Harness[] = [
     (dialect): Harness => ({
       name: dialect,
       expectKind: dialect === 'sqlite' ? 'sqlite-vec' : 'exact-scan',
-      open: async () => {
-        const tdb: TestDatabase = await freshDatabase(dialect);
-        const db = openDatabase(tdb.database);
-        return {
-          db,
-          drop: async () => {
-            await db.close();
-            await tdb.drop();
-          },
-        };
-      },
+      open: () => openFreshDatabase(dialect),
     }),
   ),
   {
