@@ -11,7 +11,8 @@
  * high-water mark of the whole process. Last, the cost of one more claim at size N: `--marginal`
  * further batches through `storeMany`, each timed whole and, before it, the conflict-candidate
  * k-NN for the same claims on its own (so "the rest" is scrubbing, embedding, the checker and the
- * SQL). PostgreSQL runs in a scratch database created on
+ * SQL), then 200 more through `store`, one transaction each, as the HTTP endpoint stores them.
+ * PostgreSQL runs in a scratch database created on
  * TEST_DATABASE_URL (or DATABASE_URL) and dropped afterwards (`--keep` keeps it and prints where).
  *
  * Claims are synthetic and seeded, so every run stores the same text:
@@ -39,6 +40,8 @@ const queryCount = Number(arg('--queries', '200'));
 const exactCount = Number(arg('--exact', '50'));
 const batchSize = Number(arg('--batch', '500'));
 const marginalBatches = Number(arg('--marginal', '2'));
+/** Claims stored one by one after the marginal batches. */
+const MARGINAL_SINGLES = 200;
 const keep = process.argv.includes('--keep');
 if (dbKind !== 'sqlite' && dbKind !== 'postgres') throw new Error('--db must be sqlite or postgres');
 if (embedderKind !== 'hash' && embedderKind !== 'local') throw new Error('--embedder must be hash or local');
@@ -68,7 +71,8 @@ async function run(n: number): Promise<void> {
       email: `bench-${n}@example.com`,
       name: 'bench',
     });
-    const claims = syntheticClaims(n + marginalBatches * batchSize, 42);
+    const marginalSingles = marginalBatches > 0 ? MARGINAL_SINGLES : 0;
+    const claims = syntheticClaims(n + marginalBatches * batchSize + marginalSingles, 42);
     const label = `${dbKind} (${vectors.kind}) ${embedder.id} n=${n}`;
 
     const single = Math.min(singleCount, n);
@@ -191,6 +195,17 @@ async function run(n: number): Promise<void> {
       const perClaim = (ms: number) => `${((ms * 1000) / batch.length).toFixed(0)} µs`;
       console.log(
         `${label}: marginal     batch ${b + 1} of ${batch.length} more: storeMany ${perClaim(storeMs)} a claim = ${((batch.length * 1000) / storeMs).toFixed(0)} claims/s; its conflict-candidate k-NN alone ${perClaim(knnMs)} a claim`,
+      );
+    }
+    if (marginalSingles > 0) {
+      // What `POST /v2/vault/store` does: one claim, one transaction.
+      const from = n + marginalBatches * batchSize;
+      const t = performance.now();
+      for (const claim of claims.slice(from, from + marginalSingles))
+        await service.store(account.id, 'bench', { claim, source: 'bench', confidence: 0.9 });
+      const ms = performance.now() - t;
+      console.log(
+        `${label}: marginal     ${marginalSingles} more through store (one transaction each): ${((ms * 1000) / marginalSingles).toFixed(0)} µs a claim = ${((marginalSingles * 1000) / ms).toFixed(0)} claims/s`,
       );
     }
     if (keep) console.log(`${label}: kept ${JSON.stringify(scratch.env)}`);
