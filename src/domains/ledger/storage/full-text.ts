@@ -23,10 +23,12 @@ const MAX_QUERY_TERMS = 32;
 /**
  * How many claims one full-text query may rank, summed over its terms: ranking an OR query
  * costs one score per matching claim, so the rarest terms are kept while their claims add up to
- * at most this many (always at least the rarest term). The terms left out are the most common,
- * the ones BM25 weighs least, and the vector side still sees them. At 100k claims the query
- * "What is the p95 latency of Checkout in eu-west-1?" matched 80 % of them (100 ms); with its
- * common terms left out it ranks ~2,500 (5 ms). Below this many claims nothing changes.
+ * at most this many. The terms left out are the most common, the ones BM25 weighs least, and the
+ * vector side still sees them. At 100k claims the query "What is the p95 latency of Checkout in
+ * eu-west-1?" matched 80 % of them (100 ms); with its common terms left out it ranks ~2,500
+ * (5 ms). When every term matches more, none is ranked: the counts stop at this many + 1, so
+ * they cannot tell which is rarest, and ranking one picked at random made the slowest searches.
+ * Below this many claims nothing changes.
  */
 export const MAX_TERM_CLAIMS = 5000;
 
@@ -45,8 +47,8 @@ export function queryTerms(query: string): string[] {
 
 /**
  * The terms worth ranking: the rarest first, while the claims they match add up to at most
- * `MAX_TERM_CLAIMS` (at least the rarest term found). `claimsWith` may stop counting at
- * `MAX_TERM_CLAIMS + 1`.
+ * `budget` (none when even the rarest matches more). `claimsWith` may stop counting at
+ * `budget + 1`.
  */
 export async function selectiveTerms(
   terms: readonly string[],
@@ -59,7 +61,7 @@ export async function selectiveTerms(
   const kept: string[] = [];
   let total = 0;
   for (const { term, n } of found) {
-    if (kept.length > 0 && total + n > budget) break;
+    if (total + n > budget) break;
     kept.push(term);
     total += n;
   }

@@ -172,9 +172,10 @@ describe('selectiveTerms', () => {
     expect(await selectiveTerms(['half', 'rare', 'half'], count)).toEqual(['rare', 'half']);
   });
 
-  it('keeps the rarest term when every term is common', async () => {
-    expect(await selectiveTerms(['common', 'absent'], count)).toEqual(['common']);
+  it('keeps no term when even the rarest is over the budget', async () => {
+    expect(await selectiveTerms(['common', 'absent'], count)).toEqual([]);
     expect(await selectiveTerms(['absent'], count)).toEqual([]);
+    expect(await selectiveTerms(['common', 'half'], count)).toEqual(['half']);
   });
 });
 
