@@ -108,6 +108,27 @@ export function createLedgerRepo(db: Kysely<Database>) {
       .execute();
   }
 
+  /** The active claims of the account with these normalized texts, the first by rowkey for each. */
+  async function activeByNormalized(
+    trx: Kysely<Database>,
+    accountId: string,
+    normalized: readonly string[],
+  ): Promise<Map<string, ClaimRow>> {
+    const found = new Map<string, ClaimRow>();
+    for (const chunk of chunks([...new Set(normalized)], 1)) {
+      const rows = await trx
+        .selectFrom('claims')
+        .select(CLAIM_COLUMNS)
+        .where('account_id', '=', accountId)
+        .where('normalized', 'in', chunk)
+        .where('status', '=', 'active')
+        .orderBy('rowkey')
+        .execute();
+      for (const row of rows) if (!found.has(row.normalized)) found.set(row.normalized, toClaim(row));
+    }
+    return found;
+  }
+
   return {
     db,
 
@@ -177,39 +198,10 @@ export function createLedgerRepo(db: Kysely<Database>) {
       normalized: string,
       trx: Kysely<Database> = db,
     ): Promise<ClaimRow | undefined> {
-      const row = await trx
-        .selectFrom('claims')
-        .select(CLAIM_COLUMNS)
-        .where('account_id', '=', accountId)
-        .where('normalized', '=', normalized)
-        .where('status', '=', 'active')
-        .executeTakeFirst();
-      return row ? toClaim(row) : undefined;
+      return (await activeByNormalized(trx, accountId, [normalized])).get(normalized);
     },
 
-    /**
-     * The active claims of the account with these normalized texts, the first by rowkey for each
-     * (what `findActiveByNormalized` returns on SQLite, where the index lists equal keys by rowid).
-     */
-    async activeByNormalized(
-      trx: Kysely<Database>,
-      accountId: string,
-      normalized: readonly string[],
-    ): Promise<Map<string, ClaimRow>> {
-      const found = new Map<string, ClaimRow>();
-      for (const chunk of chunks([...new Set(normalized)], 1)) {
-        const rows = await trx
-          .selectFrom('claims')
-          .select(CLAIM_COLUMNS)
-          .where('account_id', '=', accountId)
-          .where('normalized', 'in', chunk)
-          .where('status', '=', 'active')
-          .orderBy('rowkey')
-          .execute();
-        for (const row of rows) if (!found.has(row.normalized)) found.set(row.normalized, toClaim(row));
-      }
-      return found;
-    },
+    activeByNormalized,
 
     /** A claim of the account by uuid or short id, whatever its status. */
     async findClaim(accountId: string, ref: string): Promise<ClaimRow | undefined> {
