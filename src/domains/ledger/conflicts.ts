@@ -4,14 +4,15 @@ export type {
   ConflictCandidate,
   ConflictKind,
   ConflictOptions,
-  Fact,
   FoundConflict,
-  TextCheckOptions,
-  TextConflict,
 } from './conflicts/checker.ts';
+export { conflictCandidateFloor, detectConflict, findConflicts } from './conflicts/checker.ts';
+export type { Fact, TextCheckOptions, TextCheckOutcome, TextConflict } from './conflicts/text-check.ts';
 export {
   checkTextAgainstFacts,
-  conflictCandidateFloor,
-  detectConflict,
-  findConflicts,
-} from './conflicts/checker.ts';
+  passagesOf,
+  SEGMENT_WINDOW,
+  TEXT_CHECK_MAX_CHARS,
+  TEXT_CHECK_MAX_WORK,
+  TextFactChecker,
+} from './conflicts/text-check.ts';

@@ -226,6 +226,19 @@ export function createLedgerRepo(db: Kysely<Database>) {
       return rows.map(toClaim);
     },
 
+    /** The account's most recently written active claims, newest first (a long text's check). */
+    async recentActive(accountId: string, limit: number): Promise<ClaimRow[]> {
+      const rows = await db
+        .selectFrom('claims')
+        .select(CLAIM_COLUMNS)
+        .where('account_id', '=', accountId)
+        .where('status', '=', 'active')
+        .orderBy('rowkey', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(toClaim);
+    },
+
     async vectorsByRowkeys(rowkeys: readonly number[]): Promise<Map<number, Float32Array>> {
       if (rowkeys.length === 0) return new Map();
       const rows = await db

@@ -6,10 +6,13 @@ import { AppError, Errors } from '../../errors.ts';
 import type { AuditRepo } from '../audit/repo.ts';
 import { emitEvents, type PendingEvent } from '../webhooks/outbox.ts';
 import {
-  checkTextAgainstFacts,
   conflictCandidateFloor,
   findConflicts,
-  type TextConflict,
+  passagesOf,
+  TEXT_CHECK_MAX_CHARS,
+  TEXT_CHECK_MAX_WORK,
+  type TextCheckOutcome,
+  TextFactChecker,
 } from './conflicts.ts';
 import type { Embedder } from './embeddings/embedder.ts';
 import { type PiiType, scrub } from './pii/scrubber.ts';
@@ -82,6 +85,10 @@ export interface SearchHit {
 
 type AuditEvents = Parameters<AuditRepo['appendIn']>[1][number][];
 
+/** Most recent active claims a text longer than one passage is checked against, besides those found by search. */
+export const LONG_TEXT_FACTS = 1000;
+/** Longest run of text-check work between two turns of the event loop. */
+export const TEXT_CHECK_SLICE_MS = 5;
 /** How many stored claims most like a new one are checked for contradictions. */
 export const CONFLICT_CANDIDATES = 10;
 const SHORT_ID_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -707,22 +714,72 @@ export function createLedgerService(deps: LedgerServiceDeps) {
       return { valid: true as const, entries: expectedSeq - 1, state_hash: previous };
     },
 
-    /** Sentences of `text` that contradict the account's relevant active claims (verdict and judgment engines). */
-    async checkText(accountId: string, text: string): Promise<TextConflict<{ id: string; text: string }>[]> {
-      if ((await repo.head(accountId)).seq === 0) return [];
-      const scrubbed = scrub(text).text;
-      const { vector } = await embedOne(scrubbed);
+    /**
+     * Sentences of `text` that contradict the account's relevant active claims (verdict and
+     * judgment engines). Bounded at any length (ledger README, "Budgets"): the text is read in
+     * passages of at most `SEGMENT_WINDOW` characters, each scrubbed and checked in turn, and the
+     * event loop gets a turn every `TEXT_CHECK_SLICE_MS`. The facts are those a search finds for
+     * the first passage and, when there is more, the account's `LONG_TEXT_FACTS` most recent
+     * claims: a contradiction at the end of a long text is found like one at its start. A text
+     * over `TEXT_CHECK_MAX_CHARS`, or one that would take more than `TEXT_CHECK_MAX_WORK`, is
+     * answered with `unchecked` instead of a stall.
+     */
+    async checkText(
+      accountId: string,
+      text: string,
+    ): Promise<TextCheckOutcome<{ id: string; text: string }>> {
+      if (text.length > TEXT_CHECK_MAX_CHARS) {
+        return {
+          conflicts: [],
+          unchecked: `the text is ${text.length} characters long; the ledger checks texts of at most ${TEXT_CHECK_MAX_CHARS}: send it in parts`,
+        };
+      }
+      if ((await repo.head(accountId)).seq === 0) return { conflicts: [] };
+      // Reads on SQLite and the work between them do not give the event loop a turn by themselves.
+      let sliceStarted = performance.now();
+      const turn = async (): Promise<void> => {
+        if (performance.now() - sliceStarted < TEXT_CHECK_SLICE_MS) return;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceStarted = performance.now();
+      };
+      const passages = passagesOf(text);
+      const first = passages.next();
+      if (first.done) return { conflicts: [] };
+      const scrubbedOpening = scrub(text.slice(first.value.start, first.value.end));
+      const opening = scrubbedOpening.text;
+      await turn();
+      const { vector } = await embedOne(opening);
       const [nearest, lexical] = await Promise.all([
         deps.vectors.nearest(accountId, vector, 20),
-        deps.fullText.search(accountId, scrubbed, 20),
+        deps.fullText.search(accountId, opening, 20),
       ]);
       const rows = await repo.activeByRowkeys(accountId, [
         ...new Set([...nearest, ...lexical].map((h) => h.rowkey)),
       ]);
-      return checkTextAgainstFacts(
-        scrubbed,
-        rows.map((r) => ({ id: r.id, text: r.claim })),
-      );
+      const longer = first.value.end < text.length;
+      if (longer) {
+        const found = new Set(rows.map((r) => r.rowkey));
+        for (const row of await repo.recentActive(accountId, LONG_TEXT_FACTS))
+          if (!found.has(row.rowkey)) rows.push(row);
+      }
+      await turn();
+      const checker = new TextFactChecker(rows.map((r) => ({ id: r.id, text: r.claim })));
+      await turn();
+      checker.scrubbed(first.value.end - first.value.start, scrubbedOpening.found.PHONE);
+      let done = checker.check(opening);
+      let offset = opening.length;
+      for (let next = passages.next(); done && !next.done; next = passages.next()) {
+        await turn();
+        const scrubbed = scrub(text.slice(next.value.start, next.value.end));
+        checker.scrubbed(next.value.end - next.value.start, scrubbed.found.PHONE);
+        done = checker.check(scrubbed.text, offset);
+        offset += scrubbed.text.length;
+      }
+      if (done) return { conflicts: checker.conflicts };
+      return {
+        conflicts: checker.conflicts,
+        unchecked: `the text needs more comparisons with the ledger's facts than one check may make (${TEXT_CHECK_MAX_WORK}); the rest was not checked: send it in parts`,
+      };
     },
   };
 }

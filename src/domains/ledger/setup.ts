@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import type { AuditRepo } from '../audit/repo.ts';
 import type { Finding } from '../verdict/codes.ts';
-import type { TextConflict } from './conflicts.ts';
+import type { TextCheckOutcome, TextConflict } from './conflicts.ts';
 import type { Embedder } from './embeddings/embedder.ts';
 import { createEmbedder } from './embeddings/factory.ts';
 import { createLedgerRepo, type LedgerRepo } from './repo.ts';
@@ -21,6 +21,17 @@ export function textConflictFinding(c: TextConflict<{ id: string; text: string }
     message: `"${c.sentence.slice(0, 200)}" contradicts the verified fact "${c.fact.text.slice(0, 200)}" (${c.conflict.kind}: ${c.conflict.reason})`,
     location: `claim ${c.fact.id}`,
   };
+}
+
+/**
+ * A text check's findings: a contradiction per sentence and fact, and a POLICY_VIOLATION when the
+ * text exceeded the check's budget (a text that cannot be checked is not let through unread).
+ */
+export function textCheckFindings(outcome: TextCheckOutcome<{ id: string; text: string }>): Finding[] {
+  const findings = outcome.conflicts.map(textConflictFinding);
+  if (outcome.unchecked !== undefined)
+    findings.push({ code: 'POLICY_VIOLATION', message: outcome.unchecked, location: 'ledger text check' });
+  return findings;
 }
 
 interface IndexedWith {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkTextAgainstFacts, detectConflict, findConflicts } from './checker.ts';
+import { detectConflict, findConflicts } from './checker.ts';
+import { checkTextAgainstFacts } from './text-check.ts';
 
 describe('detectConflict', () => {
   const conflicts: [string, string, string, string][] = [

@@ -81,12 +81,94 @@ const compileAllowlist = (a: SecretAllowlist): CompiledAllowlist => ({
   stopwords: a.stopwords,
 });
 
+/**
+ * Where each keyword occurs in a text, found in one pass for all of them (Aho-Corasick over
+ * ASCII): 288 keywords searched one by one read a text 288 times, about 0.4 s per MB.
+ */
+class KeywordFinder {
+  private readonly keywords: string[];
+  /** `next[state * 128 + code]`: the automaton with failure links resolved; non-ASCII goes to the root. */
+  private readonly next: Int32Array;
+  /** Keyword indexes that end at each state (through failure links too). */
+  private readonly outputs: number[][];
+
+  constructor(keywords: Iterable<string>) {
+    this.keywords = [...new Set(keywords)];
+    const children: Array<Map<number, number>> = [new Map()];
+    const outputs: number[][] = [[]];
+    this.keywords.forEach((kw, k) => {
+      let state = 0;
+      for (let i = 0; i < kw.length; i++) {
+        const code = kw.charCodeAt(i);
+        let child = code < 128 ? children[state]!.get(code) : undefined;
+        if (child === undefined) {
+          child = children.length;
+          children.push(new Map());
+          outputs.push([]);
+          // A non-ASCII keyword can never match: its state is left unreachable.
+          if (code < 128) children[state]!.set(code, child);
+        }
+        state = child;
+      }
+      outputs[state]!.push(k);
+    });
+    const next = new Int32Array(children.length * 128);
+    const fail = new Int32Array(children.length);
+    const queue: number[] = [];
+    for (let code = 0; code < 128; code++) {
+      const child = children[0]!.get(code);
+      if (child !== undefined) {
+        next[code] = child;
+        queue.push(child);
+      }
+    }
+    for (let head = 0; head < queue.length; head++) {
+      const state = queue[head]!;
+      outputs[state]!.push(...outputs[fail[state]!]!);
+      for (let code = 0; code < 128; code++) {
+        const child = children[state]!.get(code);
+        if (child === undefined) {
+          next[state * 128 + code] = next[fail[state]! * 128 + code]!;
+        } else {
+          fail[child] = next[fail[state]! * 128 + code]!;
+          next[state * 128 + code] = child;
+          queue.push(child);
+        }
+      }
+    }
+    this.next = next;
+    this.outputs = outputs;
+  }
+
+  /** Start offsets of every occurrence (overlapping ones too) of each keyword found, ascending. */
+  find(lower: string): Map<string, number[]> {
+    const found = new Map<string, number[]>();
+    const { next, outputs, keywords } = this;
+    let state = 0;
+    for (let i = 0; i < lower.length; i++) {
+      const code = lower.charCodeAt(i);
+      state = code < 128 ? next[state * 128 + code]! : 0;
+      const ending = outputs[state]!;
+      for (let o = 0; o < ending.length; o++) {
+        const kw = keywords[ending[o]!]!;
+        const at = i - kw.length + 1;
+        const list = found.get(kw);
+        if (list) list.push(at);
+        else found.set(kw, [at]);
+      }
+    }
+    return found;
+  }
+}
+
 export class SecretScanner {
   private readonly rules: CompiledRule[];
   private readonly global: CompiledAllowlist;
+  private readonly keywords: KeywordFinder;
 
   constructor(ruleSet: SecretRuleSet) {
     this.global = compileAllowlist(ruleSet.global);
+    this.keywords = new KeywordFinder(ruleSet.rules.flatMap((r) => r.keywords));
     this.rules = ruleSet.rules.map((r) => ({
       id: r.id,
       re: new RegExp(r.pattern.source, `${r.pattern.flags.replace(/[gd]/g, '')}gd`),
@@ -106,8 +188,9 @@ export class SecretScanner {
     const lower = text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
     const found: SecretMatch[] = [];
     const seen = new Set<string>();
+    const occurrences = this.keywords.find(lower);
     for (const rule of this.rules) {
-      for (const [start, end] of this.windows(lower, rule.keywords)) {
+      for (const [start, end] of this.windows(lower, rule.keywords, occurrences)) {
         const window = text.slice(start, end);
         rule.re.lastIndex = 0;
         for (let m = rule.re.exec(window); m !== null; m = rule.re.exec(window)) {
@@ -128,7 +211,11 @@ export class SecretScanner {
   }
 
   /** Windows that start a little before keyword occurrences; consecutive ones overlap by WINDOW_LEAD. */
-  private *windows(lower: string, keywords: string[]): Generator<[number, number]> {
+  private *windows(
+    lower: string,
+    keywords: string[],
+    occurrences: ReadonlyMap<string, readonly number[]>,
+  ): Generator<[number, number]> {
     if (keywords.length === 0) {
       for (let s = 0; s < lower.length; s += MAX_SCAN_WINDOW - WINDOW_LEAD) {
         yield [s, Math.min(lower.length, s + MAX_SCAN_WINDOW)];
@@ -137,7 +224,13 @@ export class SecretScanner {
     }
     const hits: number[] = [];
     for (const kw of keywords) {
-      for (let p = lower.indexOf(kw); p >= 0; p = lower.indexOf(kw, p + kw.length)) hits.push(p);
+      // Occurrences that do not overlap, from the left: what repeated `indexOf` would find.
+      let from = 0;
+      for (const p of occurrences.get(kw) ?? []) {
+        if (p < from) continue;
+        hits.push(p);
+        from = p + kw.length;
+      }
     }
     if (hits.length === 0) return;
     hits.sort((a, b) => a - b);
