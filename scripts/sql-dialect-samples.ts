@@ -1,0 +1,123 @@
+// Dialect-specific statements the SQL analyzer must read as each database reads them: control
+// flow, quoting, dynamic SQL, server-side files, temporary tables, and ordinary queries. Where a
+// sample says how many statements it holds, a parser must find exactly that many to count as
+// reading it (a parser that reads `'\''; DROP TABLE t` as one MySQL statement misreads it).
+import type { SqlDialect } from '../src/domains/verdict/catalog.ts';
+
+export interface DialectSample {
+  sql: string;
+  statements?: number;
+}
+
+const s = (sql: string, statements?: number): DialectSample =>
+  statements === undefined ? { sql } : { sql, statements };
+
+export const DIALECT_SAMPLES: Record<SqlDialect, DialectSample[]> = {
+  postgres: [
+    s("SELECT id, name FROM users WHERE email = $1 AND status = 'active'"),
+    s("UPDATE orders SET status = 'shipped' WHERE id = 17 RETURNING id"),
+    s('WITH gone AS (DELETE FROM t WHERE id < 10 RETURNING *) SELECT count(*) FROM gone'),
+    s('INSERT INTO t (a) VALUES (1) ON CONFLICT (a) DO UPDATE SET a = excluded.a'),
+    s("DO $$ BEGIN IF true THEN EXECUTE 'DROP TABLE users'; END IF; END $$"),
+    s("DO $$ DECLARE t text := 'x'; BEGIN EXECUTE format('DROP TABLE %I', t); END $$"),
+    s('CREATE FUNCTION f() RETURNS void LANGUAGE plpgsql AS $$ BEGIN DROP TABLE users; END $$'),
+    s('PREPARE p AS DELETE FROM t WHERE id = $1; EXECUTE p(1)', 2),
+    s("COPY t TO PROGRAM 'gzip > /tmp/t.gz'"),
+    s("SELECT pg_read_file('/etc/passwd')"),
+    s("SELECT lo_import('/etc/shadow')"),
+    s('CREATE TEMP TABLE x (a int); DROP TABLE x', 2),
+    s("SELECT E'it\\'s'; DROP TABLE t", 2),
+    s('SELECT 1 /* outer /* inner */ still comment; DROP TABLE t */', 1),
+    s('SELECT "weird ""name""" FROM "Table" WHERE a::int > 1'),
+    s("SELECT * FROM t WHERE tags @> ARRAY['a'] AND doc ->> 'k' = 'v'"),
+  ],
+  mysql: [
+    s('SELECT `id`, `name` FROM `users` WHERE `email` = ? LIMIT 10'),
+    s("SELECT '\\''; DROP TABLE t; -- '", 2),
+    s('SELECT "a string" FROM t WHERE b = "x"'),
+    s("PREPARE s FROM 'DROP TABLE t'"),
+    s("SET @q = 'DROP TABLE t'; PREPARE s FROM @q; EXECUTE s", 3),
+    s("SET @q = CONCAT('DROP ', 'TABLE t')"),
+    s("SELECT LOAD_FILE('/etc/passwd')"),
+    s("SELECT * FROM t INTO OUTFILE '/tmp/x'"),
+    s("SELECT a INTO DUMPFILE '/tmp/x' FROM t"),
+    s("LOAD DATA LOCAL INFILE '/tmp/x.csv' INTO TABLE t FIELDS TERMINATED BY ','"),
+    s('CREATE TEMPORARY TABLE tmp (a INT)'),
+    s('DELETE FROM t WHERE id = 1 ORDER BY id LIMIT 1'),
+    s('INSERT INTO t (a) VALUES (1) ON DUPLICATE KEY UPDATE a = VALUES(a)'),
+    s('UPDATE t SET a = 1 WHERE b = 2 LIMIT 5'),
+    s('SELECT 1 # comment ; DROP TABLE t', 1),
+    s('SELECT 1 /*!50000 , 2 */', 1),
+    s('REPLACE INTO t (a) VALUES (1)'),
+    s("SELECT IF(a > 1, 'x', 'y') FROM t"),
+  ],
+  mariadb: [
+    s('SELECT `id` FROM `users` WHERE id = 1'),
+    s("SELECT '\\''; DROP TABLE t; -- '", 2),
+    s("PREPARE s FROM 'DROP TABLE t'"),
+    s("EXECUTE IMMEDIATE 'DROP TABLE t'"),
+    s('DELETE FROM t RETURNING id'),
+    s('CREATE OR REPLACE TEMPORARY TABLE tmp (a INT)'),
+    s("SELECT LOAD_FILE('/etc/passwd')"),
+    s("SELECT * FROM t FOR SYSTEM_TIME AS OF TIMESTAMP '2024-01-01'"),
+  ],
+  mssql: [
+    s("IF OBJECT_ID('dbo.T') IS NOT NULL DROP TABLE dbo.T"),
+    s('IF 1=1 BEGIN DROP TABLE t END'),
+    s("IF EXISTS (SELECT 1 FROM sys.tables WHERE name = 'T') BEGIN DROP TABLE T; END ELSE PRINT 'none'"),
+    s('WHILE 1=1 BEGIN DELETE FROM t; END'),
+    s('WHILE (SELECT COUNT(*) FROM t) > 0 DELETE TOP (100) FROM t'),
+    s("EXEC('DROP TABLE Users')"),
+    s("EXECUTE ('dro' + 'p table t')"),
+    s("EXEC sp_executesql N'DROP TABLE Users'"),
+    s("EXEC sp_executesql @stmt = N'SELECT * FROM t WHERE id = @id', @params = N'@id int', @id = 1"),
+    s("DECLARE @sql nvarchar(max) = N'DROP TABLE t'; EXEC(@sql)", 2),
+    s("EXEC xp_cmdshell 'dir'"),
+    s("EXEC master..xp_cmdshell 'dir'"),
+    s("SELECT * FROM OPENROWSET(BULK 'C:\\data\\x.txt', SINGLE_CLOB) AS x"),
+    s("BULK INSERT t FROM 'C:\\data.csv' WITH (FIELDTERMINATOR = ',')"),
+    s('CREATE TABLE #tmp (a int); INSERT INTO #tmp VALUES (1); DROP TABLE #tmp', 3),
+    s('DECLARE @t TABLE (a int)'),
+    s('SELECT TOP 10 [name], [order id] FROM [dbo].[users] WITH (NOLOCK) WHERE id = 1'),
+    s('BEGIN TRAN; DELETE FROM t WHERE id = 1; COMMIT', 3),
+    s('CREATE PROCEDURE p AS BEGIN DROP TABLE t END'),
+    s("SELECT N'unicode ''quoted''' AS x"),
+  ],
+  sqlite: [
+    s('SELECT "name", [order], `group` FROM t WHERE id = ?1'),
+    s('SELECT 1 /* /* */; DROP TABLE t; /* */', 3),
+    s("ATTACH DATABASE '/tmp/other.db' AS other"),
+    s("SELECT load_extension('/tmp/x.so')"),
+    s('CREATE TEMP TABLE x (a); DROP TABLE x', 2),
+    s('INSERT OR REPLACE INTO t (a) VALUES (1)'),
+    s('PRAGMA table_info(t)'),
+    s('DELETE FROM t WHERE rowid IN (SELECT rowid FROM t LIMIT 10)'),
+    s('UPDATE t SET a = 1 WHERE id = 2 RETURNING *'),
+    s('SELECT count(*) FROM singer WHERE country = "France"'),
+    s('CREATE TABLE t (a INTEGER PRIMARY KEY AUTOINCREMENT, b TEXT) WITHOUT ROWID'),
+  ],
+  bigquery: [
+    s('SELECT * FROM `project.dataset.table` WHERE id = 1'),
+    s("EXECUTE IMMEDIATE 'DROP TABLE t'"),
+    s("DECLARE q STRING DEFAULT 'DROP TABLE t'; EXECUTE IMMEDIATE q", 2),
+    s('BEGIN DELETE FROM t WHERE TRUE; END'),
+    s('IF (SELECT COUNT(*) FROM t) > 0 THEN DELETE FROM t WHERE TRUE; END IF'),
+    s('CREATE TEMP TABLE x AS SELECT 1 AS a'),
+    s("SELECT 'it\\'s' AS s # comment"),
+    s('SELECT STRUCT(1 AS a, "b" AS b).a, ARRAY<INT64>[1, 2]'),
+    s('DROP SCHEMA IF EXISTS dataset CASCADE'),
+    s('MERGE t USING s ON t.id = s.id WHEN MATCHED THEN DELETE'),
+  ],
+  snowflake: [
+    s('SELECT * FROM db.schema.t WHERE id = 1'),
+    s("EXECUTE IMMEDIATE 'DROP TABLE t'"),
+    s('EXECUTE IMMEDIATE $$ BEGIN DROP TABLE t; END; $$'),
+    s('BEGIN DROP TABLE t; END'),
+    s('CREATE TEMPORARY TABLE x (a INT)'),
+    s('CREATE TRANSIENT TABLE x (a INT)'),
+    s('COPY INTO @stage/out FROM t'),
+    s('SELECT 1 // comment ; DROP TABLE t', 1),
+    s('SELECT v:a.b::string FROM t'),
+    s('UNDROP TABLE t'),
+  ],
+};
