@@ -1,8 +1,18 @@
-import { domainToUnicode } from 'node:url';
 import ipaddr from 'ipaddr.js';
 import { getDomain } from 'tldts';
 import type { Finding } from '../codes.ts';
 import sinkData from '../data/exfiltration-sinks.json' with { type: 'json' };
+import {
+  describeKinds,
+  findSensitive,
+  isUninspectable,
+  MAX_INSPECT_CHARS,
+  type SensitiveFinding,
+} from './egress/content.ts';
+import { encodedNameReason, sinkSign, wildcardDnsReason } from './egress/destination-signs.ts';
+import { lookAlikeReason, trustedSkeletons } from './egress/idn.ts';
+import { issuerAllows, type SecretPlace } from './egress/issuers.ts';
+import { percentDecode } from './paths.ts';
 
 /** Per-account egress policy (DESIGN: `GET/PUT /v1/settings/egress`). */
 export interface EgressSettings {
@@ -58,6 +68,40 @@ function matchDomain(host: string, domains: Iterable<string>): string | undefine
   return undefined;
 }
 
+/**
+ * Hides sink domains from the engine until the returned function is called. For the
+ * leave-one-source-out evaluation only (scripts/eval-verdict.ts): it measures what the
+ * generalising signs catch when the list has never heard of a service.
+ */
+export function hideSinkDomainsForEvaluation(domains: Iterable<string>): () => void {
+  const hidden = new Map<string, string>();
+  for (const domain of domains) {
+    const category = SINKS.get(domain);
+    if (category === undefined) continue;
+    hidden.set(domain, category);
+    SINKS.delete(domain);
+  }
+  return () => {
+    for (const [domain, category] of hidden) SINKS.set(domain, category);
+  };
+}
+
+/** Every domain on the sink list (for the evaluation script). */
+export function sinkListDomains(): string[] {
+  return [...SINKS.keys()];
+}
+
+/** The sink-list entry a host falls under (itself or a parent domain), if any. */
+export function sinkEntry(host: string): string | undefined {
+  let candidate = host;
+  for (;;) {
+    if (SINKS.has(candidate)) return candidate;
+    const dot = candidate.indexOf('.');
+    if (dot < 0) return undefined;
+    candidate = candidate.slice(dot + 1);
+  }
+}
+
 function sinkCategory(host: string): string | undefined {
   let candidate = host;
   for (;;) {
@@ -69,74 +113,16 @@ function sinkCategory(host: string): string | undefined {
   }
 }
 
-// Letters from other scripts that render like Latin ones: the usual homograph material.
-const CONFUSABLES: Record<string, string> = {
-  а: 'a',
-  в: 'b',
-  с: 'c',
-  ԁ: 'd',
-  е: 'e',
-  ё: 'e',
-  һ: 'h',
-  і: 'i',
-  ї: 'i',
-  ј: 'j',
-  к: 'k',
-  ӏ: 'l',
-  м: 'm',
-  н: 'h',
-  о: 'o',
-  р: 'p',
-  ԛ: 'q',
-  ѕ: 's',
-  т: 't',
-  у: 'y',
-  х: 'x',
-  ԝ: 'w',
-  α: 'a',
-  ο: 'o',
-  ρ: 'p',
-  ν: 'v',
-  τ: 't',
-  ι: 'i',
-  κ: 'k',
-  υ: 'u',
-  ɑ: 'a',
-  ı: 'i',
-  ℓ: 'l',
-};
-
-/** Latin-looking skeleton of a Unicode host, or undefined when it has no confusable letter. */
-function confusableSkeleton(unicodeHost: string): string | undefined {
-  let changed = false;
-  let out = '';
-  for (const ch of unicodeHost) {
-    const mapped = CONFUSABLES[ch];
-    if (mapped !== undefined) {
-      changed = true;
-      out += mapped;
-    } else {
-      out += ch;
-    }
-  }
-  return changed ? out : undefined;
-}
-
-function isLookAlike(host: string, settings: EgressSettings): string | undefined {
-  if (!host.split('.').some((label) => label.startsWith('xn--'))) return undefined;
-  const unicode = domainToUnicode(host);
-  const skeleton = confusableSkeleton(unicode);
-  if (skeleton === undefined) return undefined;
-  const trusted = matchDomain(skeleton, settings.trusted_domains);
-  if (trusted !== undefined) return `look-alike of trusted domain ${trusted}`;
-  // A host whose look-alike letters turn it into plain ASCII exists only to be mistaken for that ASCII name.
-  if (/^[\x21-\x7e]+$/.test(skeleton)) return `look-alike (punycode) of ${registrableDomain(skeleton)}`;
-  return undefined;
-}
-
 // Only these can be IP literals (IPv6 always has a colon; IPv4 in any of its decimal, octal or
 // hex forms is digits, dots and x/a-f): other host names skip ipaddr's slower parse.
 const IP_CANDIDATE = /:|^[0-9a-fx.]+$/i;
+
+function describeAddress(text: string): string {
+  const addr = ipaddr.parse(text);
+  if (METADATA_IPS.has(addr.toString())) return 'cloud metadata address';
+  const range = addr.range();
+  return range === 'unicast' ? 'public IP address' : `${range} address`;
+}
 
 function ipFinding(literal: string): string | undefined {
   const bare = literal.replace(/^\[|\]$/g, '');
@@ -160,9 +146,25 @@ function blockHost(location: string, reason: string): Finding[] {
   return [{ code: 'EXFILTRATION_BLOCKED', message: `destination is not allowed: ${reason}`, location }];
 }
 
-/** Judges a host name (already lower-case, IDN in punycode) against the egress policy. */
+const trustedSkeletonCache = new WeakMap<readonly string[], Map<string, string>>();
+
+function skeletonsOf(settings: EgressSettings): Map<string, string> {
+  let map = trustedSkeletonCache.get(settings.trusted_domains);
+  if (map === undefined) {
+    map = trustedSkeletons(settings.trusted_domains);
+    trustedSkeletonCache.set(settings.trusted_domains, map);
+  }
+  return map;
+}
+
+/** Host names as the resolver sees them: lower-case, without trailing dots. */
+function canonicalHost(rawHost: string): string {
+  return rawHost.toLowerCase().replace(/\.+$/, '');
+}
+
+/** Judges a host name (IDN in punycode or Unicode) against the egress policy. */
 export function analyzeHost(rawHost: string, settings: EgressSettings = DEFAULT_EGRESS_SETTINGS): Finding[] {
-  const host = rawHost.toLowerCase().replace(/\.$/, '');
+  const host = canonicalHost(rawHost);
   const location = `host ${safeHost(host)}`;
   if (host === '') return blockHost(location, 'empty host');
   const ip = ipFinding(host);
@@ -171,13 +173,20 @@ export function analyzeHost(rawHost: string, settings: EgressSettings = DEFAULT_
     return blockHost(location, 'internal or metadata host');
   }
   if (!host.includes('.')) return blockHost(location, 'single-label (internal) host');
+  const wildcard = wildcardDnsReason(host, describeAddress);
+  if (wildcard !== undefined) return blockHost(location, wildcard);
   const blocked = matchDomain(host, settings.blocked_domains);
   if (blocked !== undefined) return blockHost(location, `blocked domain ${blocked}`);
-  const sink = sinkCategory(host);
-  if (sink !== undefined) return blockHost(location, `known exfiltration sink (${sink})`);
-  const lookAlike = isLookAlike(host, settings);
-  if (lookAlike !== undefined) return blockHost(location, lookAlike);
-  if (settings.mode === 'allowlist' && matchDomain(host, settings.trusted_domains) === undefined) {
+  const trusted = matchDomain(host, settings.trusted_domains) !== undefined;
+  if (!trusted) {
+    const sink = sinkCategory(host);
+    if (sink !== undefined) return blockHost(location, `known exfiltration sink (${sink})`);
+    const lookAlike = lookAlikeReason(host, { trusted: skeletonsOf(settings) });
+    if (lookAlike !== undefined) return blockHost(location, lookAlike);
+    const encoded = encodedNameReason(host);
+    if (encoded !== undefined) return blockHost(location, encoded);
+  }
+  if (settings.mode === 'allowlist' && !trusted) {
     return blockHost(location, 'not in the trusted domains (allowlist mode)');
   }
   return [];
@@ -185,16 +194,33 @@ export function analyzeHost(rawHost: string, settings: EgressSettings = DEFAULT_
 
 const HTTP_SCHEMES = new Set(['http:', 'https:']);
 
-/** Judges a URL an agent wants to reach. */
-export function analyzeUrl(rawUrl: string, settings: EgressSettings = DEFAULT_EGRESS_SETTINGS): Finding[] {
-  let url: URL;
+/** What the caller knows about the request beyond its URL. */
+export interface UrlUse {
+  /** The request carries data: a body, an upload, or a value only known at run time. */
+  sendsData?: boolean;
+}
+
+function parseUrl(rawUrl: string): URL | undefined {
   try {
-    url = new URL(rawUrl.trim());
+    return new URL(rawUrl.trim());
   } catch {
-    return [
-      { code: 'EXFILTRATION_BLOCKED', message: 'URL cannot be parsed, destination unknown', location: 'url' },
-    ];
+    return undefined;
   }
+}
+
+const MAX_QUERY_VALUES = 64;
+
+function queryValues(url: URL, skipAwsSignature = false): string[] {
+  const values: string[] = [];
+  for (const [name, value] of url.searchParams) {
+    if (values.length >= MAX_QUERY_VALUES) break;
+    if (skipAwsSignature && /^x-amz-/i.test(name)) continue;
+    values.push(value);
+  }
+  return values;
+}
+
+function destinationFindings(url: URL, settings: EgressSettings, use: UrlUse): Finding[] {
   if (!HTTP_SCHEMES.has(url.protocol)) {
     return [
       {
@@ -213,12 +239,149 @@ export function analyzeUrl(rawUrl: string, settings: EgressSettings = DEFAULT_EG
       },
     ];
   }
-  return analyzeHost(url.hostname, settings);
+  const hostFindings = analyzeHost(url.hostname, settings);
+  if (hostFindings.length > 0) return hostFindings;
+  const host = canonicalHost(url.hostname);
+  if (isTrustedHost(host, settings)) return [];
+  const sign = sinkSign({
+    host,
+    path: percentDecode(url.pathname),
+    queryValues: url.search === '' ? [] : queryValues(url),
+    sendsData: use.sendsData === true,
+  });
+  return sign === undefined ? [] : blockHost(`host ${safeHost(host)}`, sign.reason);
+}
+
+/** Judges a URL an agent wants to reach. */
+export function analyzeUrl(
+  rawUrl: string,
+  settings: EgressSettings = DEFAULT_EGRESS_SETTINGS,
+  use: UrlUse = {},
+): Finding[] {
+  const url = parseUrl(rawUrl);
+  if (url === undefined) {
+    return [
+      { code: 'EXFILTRATION_BLOCKED', message: 'URL cannot be parsed, destination unknown', location: 'url' },
+    ];
+  }
+  return destinationFindings(url, settings, use);
+}
+
+/** The parts of an `http.request` payload egress judges. */
+export interface HttpRequestParts {
+  url: string;
+  method?: string | undefined;
+  headers?: Record<string, string> | undefined;
+  body?: unknown;
+}
+
+const DATA_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+function bodyText(body: unknown): string {
+  if (body === undefined || body === null) return '';
+  if (typeof body === 'string') return body;
+  return JSON.stringify(body) ?? '';
+}
+
+/** Headers whose value is a credential presented to the server itself. */
+const CREDENTIAL_HEADERS =
+  /^(?:authorization|proxy-authorization|x-api-key|api-key|apikey|x-auth-token|private-token|x-goog-api-key|x-amz-security-token|x-amz-credential|x-amz-content-sha256|x-amz-date|cookie|x-csrf-token|x-xsrf-token)$/;
+
+/** Only secrets that name their issuer count in a credential header: an unknown token there is ordinary use. */
+function issued(findings: readonly SensitiveFinding[]): SensitiveFinding[] {
+  return findings.filter(
+    (f) => f.ruleId !== undefined && f.ruleId !== 'generic-api-key' && !f.ruleId.startsWith('jwt'),
+  );
+}
+
+/** Adds a finding for what `found` holds, less what the host may receive as its issuer. */
+function reportContent(
+  out: Finding[],
+  host: string,
+  place: SecretPlace,
+  location: string,
+  found: SensitiveFinding[],
+): void {
+  if (found.length === 0) return;
+  const kept = found.filter((f) => !issuerAllows(f, host, place));
+  if (kept.length === 0) return;
+  out.push({
+    code: 'EXFILTRATION_BLOCKED',
+    message: `${describeKinds(kept)} would leave for ${safeHost(registrableDomain(host))}, which the account does not trust`,
+    location,
+  });
+}
+
+/**
+ * Sensitive data carried to a host the account does not trust. A secret sent to its own
+ * issuer in the place that issuer reads it (see egress/issuers.ts) is ordinary use.
+ */
+export function contentFindings(
+  host: string,
+  parts: { url?: URL | undefined; headers?: Record<string, string> | undefined; body?: string | undefined },
+): Finding[] {
+  const out: Finding[] = [];
+  const { url, headers, body } = parts;
+  if (url !== undefined && (url.search.length > 1 || url.pathname.length > 24)) {
+    // A presigned S3 URL carries its own signature; AWS reads it there.
+    const presigned = host === 'amazonaws.com' || host.endsWith('.amazonaws.com');
+    const values = url.search === '' ? [] : queryValues(url, presigned);
+    const search = presigned ? '' : url.search.slice(1, MAX_INSPECT_CHARS);
+    const text = `${percentDecode(url.pathname)}\n${search}\n${values.join('\n')}\n${values.join('')}`;
+    reportContent(out, host, 'url', 'url', findSensitive(text));
+  }
+  if (headers !== undefined) {
+    for (const [name, value] of Object.entries(headers)) {
+      if (typeof value !== 'string' || value.length < 8) continue;
+      const lower = name.toLowerCase();
+      const found = findSensitive(value);
+      if (CREDENTIAL_HEADERS.test(lower))
+        reportContent(
+          out,
+          host,
+          lower.startsWith('x-amz') ? 'aws-header' : 'authorization',
+          `header ${lower.slice(0, 40)}`,
+          issued(found),
+        );
+      else reportContent(out, host, 'header', `header ${lower.slice(0, 40)}`, found);
+    }
+  }
+  if (body !== undefined && body !== '') {
+    if (isUninspectable(body)) {
+      out.push({
+        code: 'EXFILTRATION_BLOCKED',
+        message: `body larger than the ${MAX_INSPECT_CHARS / 1024 / 1024} MiB inspection budget, going to ${safeHost(registrableDomain(host))}, which the account does not trust`,
+        location: 'field body',
+      });
+    } else {
+      reportContent(out, host, 'body', 'field body', findSensitive(body));
+    }
+  }
+  return out;
+}
+
+/** Judges an `http.request`: its destination, and what it carries there. */
+export function analyzeHttpRequest(
+  request: HttpRequestParts,
+  settings: EgressSettings = DEFAULT_EGRESS_SETTINGS,
+): Finding[] {
+  const url = parseUrl(request.url);
+  if (url === undefined) return analyzeUrl(request.url, settings);
+  const body = bodyText(request.body);
+  const sendsData = body !== '' || DATA_METHODS.has((request.method ?? 'GET').toUpperCase());
+  const destination = destinationFindings(url, settings, { sendsData });
+  if (destination.length > 0) return destination;
+  const host = canonicalHost(url.hostname);
+  if (isTrustedHost(host, settings)) return [];
+  return contentFindings(host, { url, headers: request.headers, body });
 }
 
 /** True when an e-mail address or host belongs to a trusted domain of the account. */
 export function isTrustedHost(host: string, settings: EgressSettings): boolean {
-  return matchDomain(host.toLowerCase(), settings.trusted_domains) !== undefined;
+  return (
+    settings.trusted_domains.length > 0 &&
+    matchDomain(canonicalHost(host), settings.trusted_domains) !== undefined
+  );
 }
 
 /** Registrable domain of a host, for messages and grouping; the host itself when unknown. */

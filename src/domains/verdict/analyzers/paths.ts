@@ -1,3 +1,4 @@
+import { lookupTable } from '../../../lib/lookup-table.ts';
 import type { Finding } from '../codes.ts';
 
 /** Where relative paths and `~` land when the agent's own location is unknown. */
@@ -67,17 +68,81 @@ function resolveSegments(path: string): string {
 }
 
 /**
- * Canonical absolute form of a path as an attacker would hope the filesystem reads it:
- * decoded, cut at NUL, backslashes as separators, drive letters dropped, `~` expanded,
- * dot-segments and repeated slashes resolved, relative paths against the workspace.
+ * Windows environment variables that name system or credential locations, with where they
+ * point on a default installation (the agent's own profile stands for the user's).
  */
+const WINDOWS_VARIABLES: Record<string, string> = lookupTable({
+  systemroot: 'C:/Windows',
+  windir: 'C:/Windows',
+  systemdrive: 'C:',
+  homedrive: 'C:',
+  programdata: 'C:/ProgramData',
+  allusersprofile: 'C:/ProgramData',
+  programfiles: 'C:/Program Files',
+  'programfiles(x86)': 'C:/Program Files (x86)',
+  programw6432: 'C:/Program Files',
+  commonprogramfiles: 'C:/Program Files/Common Files',
+  public: 'C:/Users/Public',
+  userprofile: 'C:/Users/agent',
+  homepath: '/Users/agent',
+  appdata: 'C:/Users/agent/AppData/Roaming',
+  localappdata: 'C:/Users/agent/AppData/Local',
+  temp: 'C:/Users/agent/AppData/Local/Temp',
+  tmp: 'C:/Users/agent/AppData/Local/Temp',
+});
+
+/** `%Var%` (cmd) and `$env:Var` (PowerShell) forms of the variables above. */
+const WINDOWS_VARIABLE =
+  /%([A-Za-z][A-Za-z0-9_()]{0,30}(?:\(x86\))?)%|\$env:([A-Za-z][A-Za-z0-9_]{0,30}(?:\(x86\))?)/gi;
+
+function expandWindowsVariables(path: string): string {
+  return path.replace(WINDOWS_VARIABLE, (whole, cmd: string | undefined, ps: string | undefined) => {
+    const value = WINDOWS_VARIABLES[(cmd ?? ps ?? '').toLowerCase()];
+    return value ?? whole;
+  });
+}
+
+/** Marks a path written the Windows way: a drive, a backslash, a Windows variable. */
+const WINDOWS_FORM = /^[A-Za-z]:|\\|%[A-Za-z][A-Za-z0-9_()]*%|\$env:/i;
+
+/**
+ * Canonical absolute form of a path as an attacker would hope the filesystem reads it:
+ * percent-decoded, NFKC-folded (full-width `／` and `．` are `/` and `.`), cut at NUL,
+ * backslashes as separators, Windows variables expanded, `\\?\` and `\\.\` prefixes and drive
+ * letters dropped, `~` expanded, dot-segments and repeated slashes resolved, relative paths
+ * against the workspace. A Windows UNC path keeps its two leading slashes (`//host/share/…`).
+ * Windows file names do not distinguish case, so a Windows-form path comes back lower-cased.
+ */
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
 export function normalizePath(raw: string, ctx: PathContext = DEFAULT_PATH_CONTEXT): string {
   let path = percentDecode(raw);
+  // NFKC changes only text outside ASCII; most paths have none.
+  if (!ASCII_ONLY.test(path)) path = path.normalize('NFKC');
   const nul = path.indexOf('\0');
   if (nul >= 0) path = path.slice(0, nul);
-  path = path.replaceAll('\\', '/').trim();
-  const drive = /^[A-Za-z]:(?=\/|$)/.exec(path);
-  if (drive) path = path.slice(2) || '/';
+  path = path.trim();
+  const windows = WINDOWS_FORM.test(path);
+  if (windows) path = expandWindowsVariables(path);
+  path = path.replaceAll('\\', '/');
+  let unc = false;
+  if (windows) {
+    // Win32 namespace prefixes: `\\?\C:\…`, `\\.\C:\…`, `\\?\UNC\host\share`, `\\?\GLOBALROOT\…`.
+    const device =
+      /^\/\/[?.]\/(?:(unc)\/|globalroot\/device\/(?:harddiskvolume(?:shadowcopy)?\d+|[a-z]+\d*)\/|globalroot\/)?/i.exec(
+        path,
+      );
+    if (device) {
+      unc = device[1] !== undefined;
+      path = (unc ? '' : '/') + path.slice(device[0].length);
+    } else if (/^\/\/[^/]/.test(path)) {
+      unc = true;
+      path = path.slice(2);
+    }
+    if (unc) path = `/${path}`;
+  }
+  const drive = /^\/?[A-Za-z]:(?=\/|$)/.exec(path);
+  if (!unc && drive) path = path.slice(drive[0].length) || '/';
   if (path === '~' || path.startsWith('~/')) {
     path = ctx.home + path.slice(1);
   } else if (path.startsWith('~')) {
@@ -88,7 +153,17 @@ export function normalizePath(raw: string, ctx: PathContext = DEFAULT_PATH_CONTE
     path = ctx.home + path.slice(5);
   }
   if (!path.startsWith('/')) path = `${ctx.workspace}/${path}`;
-  return resolveSegments(path);
+  let resolved: string;
+  if (unc) {
+    // `..` never climbs above the host: `\\host\share\..\..\x` is still on that host.
+    const slash = path.indexOf('/', 1);
+    const host = slash < 0 ? path.slice(1) : path.slice(1, slash);
+    const rest = resolveSegments(slash < 0 ? '/' : path.slice(slash));
+    resolved = `//${host}${rest === '/' ? '' : rest}`;
+  } else {
+    resolved = resolveSegments(path);
+  }
+  return windows ? resolved.toLowerCase() : resolved;
 }
 
 /** Files whose contents are credentials or identities: denied for every kind of access. */
@@ -99,8 +174,8 @@ const SECRET_FILE_PATTERNS: readonly RegExp[] = [
   /^\/root(\/|$)/,
   /^\/proc\/[^/]+\/(environ|mem|cmdline|maps)$/,
   /(^|\/)\.ssh(\/|$)/,
-  /(^|\/)\.aws\/(credentials|config)$/,
-  /(^|\/)\.kube\/config$/,
+  /(^|\/)\.aws(\/|$)/,
+  /(^|\/)\.kube(\/|$)/,
   /(^|\/)\.docker\/config\.json$/,
   /(^|\/)\.config\/gcloud(\/|$)/,
   /(^|\/)\.azure(\/|$)/,
@@ -108,42 +183,79 @@ const SECRET_FILE_PATTERNS: readonly RegExp[] = [
   /(^|\/)\.(netrc|git-credentials|pgpass)$/,
   /^\/var\/run\/secrets(\/|$)/,
   /^\/run\/secrets(\/|$)/,
+  // macOS: the root account's home and the keychains.
+  /^\/private\/var\/root(\/|$)/,
+  /^\/(?:private\/)?var\/db\/dslocal(\/|$)/,
+  /(^|\/)library\/keychains(\/|$)/i,
+  // Windows (matched without case): the registry hives, DPAPI keys and the credential vaults.
+  /^\/windows\/system32\/config(\/|$)/i,
+  /^\/windows\/(?:system32|syswow64)\/(?:sam|system|security)$/i,
+  /^\/windows\/repair(\/|$)/i,
+  /^\/windows\/ntds(\/|$)/i,
+  /\/appdata\/(?:roaming|local)\/microsoft\/(?:credentials|protect|vault)(\/|$)/i,
+  /^\/programdata\/microsoft\/(?:crypto|vault|credentials)(\/|$)/i,
+  /^\/users\/[^/]+\/ntuser\.dat/i,
+  // Administrative shares give a remote machine's whole disk: `\\host\C$`, `\\host\ADMIN$`.
+  /^\/\/[^/]+\/(?:[a-z]\$|admin\$|ipc\$|print\$)(\/|$)/i,
 ];
 
 /** System trees an agent has no business reading or writing through the fs actions. */
 const SYSTEM_TREE = /^\/(etc|root|proc|sys|boot|dev)(\/|$)/;
+const OTHER_SYSTEM_TREES: readonly RegExp[] = [
+  // macOS keeps /etc under /private.
+  /^\/private\/etc(\/|$)/,
+  // The Docker socket: whoever can write to it is root on the host.
+  /^\/(?:var\/)?run\/docker\.sock$/,
+  /^\/(?:var\/)?run\/(?:containerd\/containerd|podman\/podman|crio\/crio)\.sock$/,
+  // %SystemRoot% and raw devices (`\\.\PhysicalDrive0`, `\\.\C:`).
+  /^\/windows(\/|$)/i,
+  /^\/(?:physicaldrive\d+|harddisk\d+|device|[a-z]:)(\/|$)/i,
+];
 const HARMLESS_DEVICES = /^\/dev\/(null|zero|stdin|stdout|stderr|tty|u?random|fd\/[0-2])$/;
 
-/** Top-level directories whose recursive removal wrecks the machine. */
-const TOP_LEVEL_SYSTEM = new Set([
-  'bin',
-  'boot',
-  'dev',
-  'etc',
-  'home',
-  'lib',
-  'lib32',
-  'lib64',
-  'libx32',
-  'media',
-  'mnt',
-  'opt',
-  'proc',
-  'root',
-  'run',
-  'sbin',
-  'snap',
-  'srv',
-  'sys',
-  'tmp',
-  'usr',
-  'var',
-  'Users',
-  'Applications',
-  'Library',
-  'System',
-  'Volumes',
-]);
+/** Top-level directories whose recursive removal wrecks the machine (compared without case). */
+const TOP_LEVEL_SYSTEM = new Set(
+  [
+    'bin',
+    'boot',
+    'dev',
+    'etc',
+    'home',
+    'lib',
+    'lib32',
+    'lib64',
+    'libx32',
+    'media',
+    'mnt',
+    'opt',
+    'proc',
+    'root',
+    'run',
+    'sbin',
+    'snap',
+    'srv',
+    'sys',
+    'tmp',
+    'usr',
+    'var',
+    'private',
+    'users',
+    'applications',
+    'library',
+    'system',
+    'volumes',
+    'windows',
+    'program files',
+    'program files (x86)',
+    'programdata',
+    'recovery',
+    'system volume information',
+  ].map((name) => name.toLowerCase()),
+);
+
+/** Second-level system directories: `/usr/*`, `/var/lib`, `C:\Windows\System32`… */
+const SECOND_LEVEL_SYSTEM =
+  /^\/(?:usr\/[^/]+|var\/lib|windows\/(?:system32|syswow64|winsxs)|system\/library)$/i;
 
 export type PathClass = 'secret' | 'system' | null;
 
@@ -151,23 +263,41 @@ export type PathClass = 'secret' | 'system' | null;
 export function classifyPath(normalized: string): PathClass {
   for (const pattern of SECRET_FILE_PATTERNS) if (pattern.test(normalized)) return 'secret';
   if (SYSTEM_TREE.test(normalized) && !HARMLESS_DEVICES.test(normalized)) return 'system';
+  for (const pattern of OTHER_SYSTEM_TREES) if (pattern.test(normalized)) return 'system';
   return null;
 }
 
 /**
  * True when removing the tree at this normalised path destroys the system or a user's
- * home: `/`, a top-level system directory, `/home/<user>`, `/Users/<user>`, or the home
- * the agent runs in.
+ * home: `/` (a Windows drive root normalises to it), a top-level system directory (`C:\Windows`,
+ * `C:\Program Files`, `/usr`…), a second-level one (`/usr/lib`, `C:\Windows\System32`),
+ * `/home/<user>`, `/Users/<user>`, the home the agent runs in, the working tree or a directory
+ * above it, or a remote machine's
+ * administrative share or share root (`\\host\C$`).
  */
 export function isCatastrophicDeleteTarget(
   normalized: string,
   ctx: PathContext = DEFAULT_PATH_CONTEXT,
 ): boolean {
   if (normalized === '/' || normalized === ctx.home) return true;
+  // The working tree and every directory above it.
+  if (normalized === ctx.workspace || ctx.workspace.startsWith(`${normalized}/`)) return true;
+  if (normalized.startsWith('//')) {
+    // `//host` or `//host/share`: a whole remote share.
+    return (
+      normalized
+        .slice(2)
+        .split('/')
+        .filter((part) => part !== '').length <= 2
+    );
+  }
   const parts = normalized.split('/').filter((part) => part !== '');
-  if (parts.length === 1) return TOP_LEVEL_SYSTEM.has(parts[0]!);
-  if (parts.length === 2) return (parts[0] === 'home' || parts[0] === 'Users') && parts[1] !== undefined;
-  if (parts.length === 2 && parts[0] === 'usr') return true;
+  if (parts.length === 1) return TOP_LEVEL_SYSTEM.has(parts[0]!.toLowerCase());
+  if (parts.length === 2) {
+    const top = parts[0]!.toLowerCase();
+    if (top === 'home' || top === 'users') return true;
+    return SECOND_LEVEL_SYSTEM.test(normalized);
+  }
   return false;
 }
 

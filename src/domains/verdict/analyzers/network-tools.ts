@@ -1,0 +1,707 @@
+import type { Finding } from '../codes.ts';
+import { describeKinds, findSensitive, sensitiveFileKind } from './egress/content.ts';
+import { analyzeHost, analyzeUrl, contentFindings, type EgressSettings, isTrustedHost } from './egress.ts';
+import { classifyPath, normalizePath, type PathContext } from './paths.ts';
+
+/** One resolved word of a network tool's command line. */
+export interface ToolWord {
+  text: string;
+  /** Part of the word comes from an expansion whose value is not known. */
+  dynamic: boolean;
+  /** Files that a command substitution inside this word reads (`$(cat .env | base64)`). */
+  reads?: readonly string[];
+  /** Commands a substitution inside this word runs (`$(env | base64)`), in pipeline order. */
+  from?: readonly { name: string; args: readonly string[] }[];
+}
+
+/** What the tool reads on standard input. */
+export interface ToolInput {
+  /** Literal text piped in (`echo data |`, a here-string or here-doc). */
+  literal?: string;
+  /** Files fed in (`< .env`, `cat .env |`). */
+  files: readonly string[];
+  /** Commands whose output is piped in, in pipeline order (`pg_dump prod | gzip | curl -T -`). */
+  from?: readonly { name: string; args: readonly string[] }[];
+}
+
+export interface NetworkContext {
+  egress: EgressSettings;
+  paths: PathContext;
+}
+
+/** Programs whose arguments name a network destination. */
+export const NETWORK_TOOLS = new Set([
+  'curl',
+  'wget',
+  'nc',
+  'ncat',
+  'netcat',
+  'socat',
+  'scp',
+  'sftp',
+  'rsync',
+  'ftp',
+  'tftp',
+  'ssh',
+  'telnet',
+  'http',
+  'https',
+  'xh',
+  'aria2c',
+  'lftp',
+  'smbclient',
+  'openssl',
+  'nslookup',
+  'dig',
+  'host',
+  'whois',
+  'ping',
+  'ncftp',
+  'ncftpput',
+  'axel',
+]);
+
+const HOST_LIKE =
+  /^(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?(?:\/|$)|^\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?(?:\/|$)|^\[[0-9a-f:.]+\]/i;
+const DNS_TOOLS = new Set([
+  'dig',
+  'nslookup',
+  'host',
+  'ping',
+  'curl',
+  'wget',
+  'nc',
+  'ncat',
+  'netcat',
+  'whois',
+  'ssh',
+]);
+
+/** What one command line sends, and where. */
+interface Plan {
+  urls: ToolWord[];
+  hosts: ToolWord[];
+  /** Literal data sent (curl -d, wget --post-data, httpie items). */
+  literals: string[];
+  /** Files whose content is sent. */
+  files: string[];
+  /** Header lines (`Name: value`). */
+  headers: string[];
+  /** Words carrying data that come from a substitution (their `reads`). */
+  dynamicData: ToolWord[];
+  readsStdin: boolean;
+  sendsData: boolean;
+}
+
+function emptyPlan(): Plan {
+  return {
+    urls: [],
+    hosts: [],
+    literals: [],
+    files: [],
+    headers: [],
+    dynamicData: [],
+    readsStdin: false,
+    sendsData: false,
+  };
+}
+
+// curl options whose value is data, files or headers; and other options that take a value.
+const CURL_DATA = new Set(['-d', '--data', '--data-ascii', '--data-binary', '--data-raw', '--json']);
+const CURL_VALUE = new Set([
+  '-o',
+  '--output',
+  '-e',
+  '--referer',
+  '-A',
+  '--user-agent',
+  '-b',
+  '--cookie',
+  '-c',
+  '--cookie-jar',
+  '-x',
+  '--proxy',
+  '-K',
+  '--config',
+  '--resolve',
+  '--connect-to',
+  '-w',
+  '--write-out',
+  '-m',
+  '--max-time',
+  '--retry',
+  '--cacert',
+  '--cert',
+  '-E',
+  '--key',
+  '--interface',
+  '-u',
+  '--user',
+  '-r',
+  '--range',
+  '-z',
+  '--time-cond',
+  '--limit-rate',
+  '--connect-timeout',
+  '-Y',
+  '-y',
+  '-C',
+  '--continue-at',
+  '--data-urlencode',
+  '-F',
+  '--form',
+  '--form-string',
+  '-T',
+  '--upload-file',
+  '-H',
+  '--header',
+  '-X',
+  '--request',
+  '--url',
+  '-D',
+  '--dump-header',
+  '--oauth2-bearer',
+]);
+
+function carriesSubstitution(word: ToolWord): boolean {
+  return (
+    (word.reads !== undefined && word.reads.length > 0) || (word.from !== undefined && word.from.length > 0)
+  );
+}
+
+function addDataValue(plan: Plan, value: ToolWord, allowFile: boolean): void {
+  plan.sendsData = true;
+  if (carriesSubstitution(value)) plan.dynamicData.push(value);
+  const text = value.text;
+  if (allowFile && text.startsWith('@')) {
+    const file = text.slice(1);
+    if (file === '-' || file === '/dev/stdin') plan.readsStdin = true;
+    else if (file !== '') plan.files.push(file);
+    return;
+  }
+  plan.literals.push(text);
+}
+
+function addFormValue(plan: Plan, value: ToolWord): void {
+  plan.sendsData = true;
+  if (carriesSubstitution(value)) plan.dynamicData.push(value);
+  const eq = value.text.indexOf('=');
+  const content = eq >= 0 ? value.text.slice(eq + 1) : value.text;
+  if (content.startsWith('@') || content.startsWith('<')) {
+    const file = content.slice(1).split(';')[0]!;
+    if (file === '-') plan.readsStdin = true;
+    else if (file !== '') plan.files.push(file);
+  } else {
+    plan.literals.push(content);
+  }
+}
+
+function addDestination(plan: Plan, word: ToolWord): void {
+  if (word.text.includes('://')) plan.urls.push(word);
+  else plan.hosts.push(word);
+}
+
+/** `--name=value` as the flag and its value; any other word as a flag with no value yet. */
+function splitLongFlag(word: ToolWord): { flag: string; value: ToolWord | undefined } {
+  const eq = word.text.startsWith('--') ? word.text.indexOf('=') : -1;
+  if (eq <= 0) return { flag: word.text, value: undefined };
+  return { flag: word.text.slice(0, eq), value: { ...word, text: word.text.slice(eq + 1) } };
+}
+
+function planCurl(args: readonly ToolWord[]): Plan {
+  const plan = emptyPlan();
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    let { flag, value } = splitLongFlag(word);
+    if (value === undefined && /^-[A-Za-z]{2,}/.test(flag) && !flag.startsWith('--')) {
+      // `-sSd@file`, `-XPOST`: the first letter that takes a value takes the rest of the word.
+      for (let j = 1; j < flag.length; j++) {
+        const short = `-${flag[j]}`;
+        if (CURL_VALUE.has(short) || CURL_DATA.has(short)) {
+          const rest = flag.slice(j + 1);
+          flag = short;
+          if (rest !== '') value = { ...word, text: rest };
+          break;
+        }
+      }
+    }
+    if (flag.startsWith('-') && flag.length > 1 && !flag.includes('://')) {
+      const takes = CURL_VALUE.has(flag) || CURL_DATA.has(flag);
+      if (!takes) continue;
+      if (value === undefined) {
+        value = args[i + 1];
+        i++;
+      }
+      if (value === undefined) continue;
+      if (CURL_DATA.has(flag)) addDataValue(plan, value, flag !== '--data-raw');
+      else if (flag === '--data-urlencode') {
+        const at = value.text.indexOf('@');
+        const eqv = value.text.indexOf('=');
+        if (at >= 0 && (eqv < 0 || at < eqv))
+          addDataValue(plan, { ...value, text: value.text.slice(at) }, true);
+        else addDataValue(plan, { ...value, text: value.text.slice(eqv + 1) }, false);
+      } else if (flag === '-F' || flag === '--form') addFormValue(plan, value);
+      else if (flag === '--form-string') addDataValue(plan, value, false);
+      else if (flag === '-T' || flag === '--upload-file') {
+        plan.sendsData = true;
+        if (value.text === '-' || value.text === '.') plan.readsStdin = true;
+        else plan.files.push(value.text);
+      } else if (flag === '-H' || flag === '--header') {
+        if (value.text.startsWith('@')) plan.files.push(value.text.slice(1));
+        else plan.headers.push(value.text);
+      } else if (flag === '-X' || flag === '--request') {
+        if (/^(?:POST|PUT|PATCH)$/i.test(value.text)) plan.sendsData = true;
+      } else if (flag === '--url') addDestination(plan, value);
+      else if (flag === '--oauth2-bearer') plan.headers.push(`Authorization: Bearer ${value.text}`);
+      continue;
+    }
+    addDestination(plan, word);
+  }
+  return plan;
+}
+
+const WGET_VALUE = new Set([
+  '-O',
+  '--output-document',
+  '-o',
+  '--output-file',
+  '-P',
+  '--directory-prefix',
+  '-U',
+  '--user-agent',
+  '-e',
+  '--execute',
+  '-t',
+  '--tries',
+  '-T',
+  '--timeout',
+  '--user',
+  '--password',
+  '-i',
+  '--input-file',
+]);
+
+function planWget(args: readonly ToolWord[]): Plan {
+  const plan = emptyPlan();
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    const { flag, value: inline } = splitLongFlag(word);
+    let value = inline;
+    const known = /^--(?:post-data|post-file|body-data|body-file|header|method)$/.test(flag);
+    if (known) {
+      if (value === undefined) {
+        value = args[i + 1];
+        i++;
+      }
+      if (value === undefined) continue;
+      if (flag === '--post-data' || flag === '--body-data') addDataValue(plan, value, false);
+      else if (flag === '--post-file' || flag === '--body-file') {
+        plan.sendsData = true;
+        if (value.text === '-' || value.text === '/dev/stdin') plan.readsStdin = true;
+        else plan.files.push(value.text);
+      } else if (flag === '--header') plan.headers.push(value.text);
+      else if (/^(?:POST|PUT|PATCH)$/i.test(value.text)) plan.sendsData = true;
+      continue;
+    }
+    if (flag.startsWith('-') && !flag.includes('://')) {
+      if (inline === undefined && WGET_VALUE.has(flag)) i++;
+      continue;
+    }
+    addDestination(plan, word);
+  }
+  return plan;
+}
+
+/** HTTPie and xh: `[METHOD] URL [items]`; items are `k=v`, `k:=json`, `k@file`, `H:v`, `k==q`. */
+function planHttpie(args: readonly ToolWord[]): Plan {
+  const plan = emptyPlan();
+  let urlSeen = false;
+  for (const word of args) {
+    const text = word.text;
+    if (text.startsWith('-')) {
+      if (/^--(?:form|multipart)$|^-f$/.test(text)) plan.sendsData = true;
+      continue;
+    }
+    if (!urlSeen) {
+      if (/^(?:GET|HEAD|OPTIONS|DELETE)$/.test(text)) continue;
+      if (/^(?:POST|PUT|PATCH)$/.test(text)) {
+        plan.sendsData = true;
+        continue;
+      }
+      urlSeen = true;
+      if (/^:\d*\//.test(text) || text.startsWith(':/')) continue;
+      addDestination(plan, text.includes('://') ? word : { ...word, text: `https://${text}` });
+      continue;
+    }
+    if (text.startsWith('@')) {
+      plan.sendsData = true;
+      plan.files.push(text.slice(1));
+      continue;
+    }
+    const item = /^([^=:@]*?)(==|:=@|=@|:=|=|@|:)(.*)$/s.exec(text);
+    if (!item) continue;
+    const [, key, sep, value] = item;
+    if (sep === '==') plan.literals.push(`${key}=${value}`);
+    else if (sep === ':') plan.headers.push(`${key}: ${value}`);
+    else if (sep === '@' || sep === '=@' || sep === ':=@') {
+      plan.sendsData = true;
+      plan.files.push(value!);
+    } else {
+      plan.sendsData = true;
+      plan.literals.push(`${key}=${value}`);
+      if (carriesSubstitution(word)) plan.dynamicData.push(word);
+    }
+  }
+  return plan;
+}
+
+const REMOTE = /^(?:[a-z][a-z0-9+.-]*:\/\/|(?:[^@\s/:]+@)?(?:\[[0-9a-f:.]+\]|[^:/\s]+):)/i;
+
+/** scp / rsync / sftp: sources are uploaded when the last operand is remote. */
+function planCopy(name: string, args: readonly ToolWord[], stdin: ToolInput | undefined): Plan {
+  const plan = emptyPlan();
+  const operands: ToolWord[] = [];
+  const valued =
+    name === 'rsync'
+      ? /^-(?:e|-rsh|-exclude|-include|-filter|-files-from|-password-file|-port)$/
+      : /^-[FiJloPScDBsX]$/;
+  for (let i = 0; i < args.length; i++) {
+    const text = args[i]!.text;
+    if (text.startsWith('-')) {
+      if (valued.test(text)) i++;
+      continue;
+    }
+    operands.push(args[i]!);
+  }
+  const remoteOf = (w: ToolWord): string | undefined => {
+    const m = REMOTE.exec(w.text);
+    if (!m || /^[A-Za-z]:[\\/]/.test(w.text)) return undefined;
+    if (m[0].includes('://')) return w.text;
+    const host = m[0]
+      .slice(0, -1)
+      .replace(/^[^@]*@/, '')
+      .replace(/^\[|\]$/g, '');
+    return host;
+  };
+  if (name === 'sftp') {
+    for (const w of operands) {
+      const host = remoteOf(w) ?? w.text.replace(/^[^@]*@/, '');
+      plan.hosts.push({ ...w, text: host });
+    }
+    const batch = stdin?.literal ?? '';
+    for (const m of batch.matchAll(/^\s*put\s+(?:-\w+\s+)*(\S+)/gm)) plan.files.push(m[1]!);
+    if (plan.files.length > 0) plan.sendsData = true;
+    return plan;
+  }
+  const last = operands[operands.length - 1];
+  const lastRemote = last ? remoteOf(last) : undefined;
+  for (const w of operands) {
+    const remote = remoteOf(w);
+    if (remote !== undefined) addDestination(plan, { ...w, text: remote });
+  }
+  if (lastRemote !== undefined) {
+    for (const w of operands.slice(0, -1)) {
+      if (remoteOf(w) === undefined) {
+        plan.files.push(w.text);
+        plan.sendsData = true;
+        if (carriesSubstitution(w)) plan.dynamicData.push(w);
+      }
+    }
+  }
+  return plan;
+}
+
+/** nc / ncat / socat / telnet / openssl s_client: what goes in on stdin goes out. */
+function planSocket(name: string, args: readonly ToolWord[]): Plan {
+  const plan = emptyPlan();
+  if (name === 'socat') {
+    for (const w of args) {
+      const addr = /^(?:tcp|tcp4|tcp6|udp|udp4|udp6|openssl|ssl)(?:-connect)?:([^:,]+)/i.exec(w.text);
+      if (addr) plan.hosts.push({ ...w, text: addr[1]! });
+      const file = /^(?:file|open|gopen|create):([^,]+)/i.exec(w.text);
+      if (file) {
+        plan.files.push(file[1]!);
+        plan.sendsData = true;
+      }
+      if (w.text === '-' || /^stdin$|^stdio$/i.test(w.text)) plan.readsStdin = true;
+    }
+    return plan;
+  }
+  const valued = /^-(?:p|s|w|i|q|x|X|c|e|-sh-exec|-exec|connect|servername|proxy)$/;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    if (w.text.startsWith('-')) {
+      if (name === 'openssl' && (w.text === '-connect' || w.text === '-servername')) {
+        const v = args[i + 1];
+        if (v) plan.hosts.push({ ...v, text: v.text.replace(/:\d+$/, '') });
+        i++;
+      } else if (valued.test(w.text)) i++;
+      continue;
+    }
+    if (/^\d+$/.test(w.text) || name === 'openssl') continue;
+    plan.hosts.push(w);
+  }
+  plan.readsStdin = true;
+  return plan;
+}
+
+function planGeneric(name: string, args: readonly ToolWord[]): Plan {
+  const plan = emptyPlan();
+  for (const w of args) {
+    const text = w.text;
+    if (text.startsWith('-') && !text.includes('://')) continue;
+    if (name === 'dig' && text.startsWith('@')) {
+      plan.hosts.push({ ...w, text: text.slice(1) });
+      continue;
+    }
+    if (text.includes('://')) {
+      plan.urls.push(w);
+      continue;
+    }
+    const bare = text.replace(/^[^@\s/]+@/, '');
+    if (HOST_LIKE.test(bare) || (w.dynamic && DNS_TOOLS.has(name))) plan.hosts.push({ ...w, text: bare });
+  }
+  return plan;
+}
+
+function planFor(name: string, args: readonly ToolWord[], stdin: ToolInput | undefined): Plan {
+  switch (name) {
+    case 'curl':
+      return planCurl(args);
+    case 'wget':
+      return planWget(args);
+    case 'http':
+    case 'https':
+    case 'xh':
+      return planHttpie(args);
+    case 'scp':
+    case 'rsync':
+    case 'sftp':
+      return planCopy(name, args, stdin);
+    case 'nc':
+    case 'ncat':
+    case 'netcat':
+    case 'socat':
+    case 'telnet':
+    case 'openssl':
+      return planSocket(name, args);
+    default:
+      return planGeneric(name, args);
+  }
+}
+
+function hostOf(word: ToolWord): string {
+  const text = word.text;
+  const bare = text.replace(/^[^@\s/]+@/, '');
+  if (bare.startsWith('[')) return bare.slice(0, bare.indexOf(']') + 1);
+  return bare.split(/[:/]/)[0]!;
+}
+
+/** A DNS name with a label built from a substitution: `$(cat .env | base64).x.example`. */
+function builtName(word: ToolWord, host: string): boolean {
+  if (!word.dynamic) return false;
+  if (word.reads && word.reads.length > 0) return true;
+  // `$HOST` alone is an unknown destination; `$(…).x.example` writes data into a label.
+  return host !== '' && (host.startsWith('.') || host.includes('..') || host.startsWith('-'));
+}
+
+function urlHost(text: string): string | undefined {
+  const m = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)/i.exec(text);
+  return m ? m[1]! : undefined;
+}
+
+function block(message: string, location: string): Finding {
+  return { code: 'EXFILTRATION_BLOCKED', message, location };
+}
+
+function fileFinding(name: string, file: string, ctx: NetworkContext): Finding | undefined {
+  const normalized = normalizePath(file, ctx.paths);
+  const cls = classifyPath(normalized);
+  if (cls !== null) {
+    return {
+      code: 'FILESYSTEM_DENIED',
+      message: `${name} sends a ${cls === 'secret' ? 'credential file' : 'protected system path'}`,
+      location: `path ${normalized.length > 120 ? `${normalized.slice(0, 117)}...` : normalized}`,
+    };
+  }
+  const kind = sensitiveFileKind(file);
+  if (kind === undefined) return undefined;
+  const base = file.slice(file.lastIndexOf('/') + 1).slice(0, 60);
+  return block(
+    `${name} uploads ${base}, a ${kind}, to a destination the account does not trust`,
+    `command "${name}"`,
+  );
+}
+
+const ENV_DUMPERS = /^(?:env|printenv|set|export|declare|compgen)$/;
+const DB_DUMPERS =
+  /^(?:pg_dump|pg_dumpall|pg_basebackup|mysqldump|mariadb-dump|mysqlpump|mongodump|mongoexport|redis-cli|cockroach|sqlcmd|bcp|exp|expdp|influxd)$/;
+const FILE_READERS =
+  /^(?:cat|tac|head|tail|less|more|base64|base32|basenc|xxd|od|hexdump|gzip|gunzip|bzip2|xz|zstd|tar|zip|7z|7za|gpg|openssl|cp|dd|strings|sed|awk|jq|yq|sort|uniq|cut|tr|column|nl|iconv)$/;
+
+/** What a command piped into the tool reads out: an environment, a database, a secret file. */
+function producerKind(
+  producer: { name: string; args: readonly string[] },
+  ctx: NetworkContext,
+): string | undefined {
+  const { name, args } = producer;
+  if (
+    ENV_DUMPERS.test(name) &&
+    (name !== 'export' || args.includes('-p')) &&
+    (name !== 'set' || args.length === 0)
+  ) {
+    return 'the environment (its secrets)';
+  }
+  if (DB_DUMPERS.test(name)) {
+    if (
+      name !== 'redis-cli' ||
+      args.some((a) => a === '--rdb' || /^(?:dump|keys|scan|hgetall|mget)$/i.test(a))
+    ) {
+      return 'a database dump';
+    }
+  }
+  if (name === 'sqlite3' && args.some((a) => a.includes('.dump'))) return 'a database dump';
+  if (name === 'gpg' && args.some((a) => /^--export-secret/.test(a))) return 'a private key';
+  if (name === 'kubectl' && args.includes('secret')) return 'a Kubernetes secret';
+  if (name === 'aws' && args.includes('export-credentials')) return 'cloud credentials';
+  if ((name === 'gh' || name === 'glab') && args.includes('token')) return 'a forge token';
+  if (
+    name === 'security' &&
+    args.some((a) => /^find-(?:generic|internet)-password$|^dump-keychain$/.test(a))
+  ) {
+    return 'a keychain secret';
+  }
+  if (FILE_READERS.test(name)) {
+    for (const arg of args) {
+      if (arg.startsWith('-') || arg === '') continue;
+      if (classifyPath(normalizePath(arg, ctx.paths)) !== null || sensitiveFileKind(arg) !== undefined) {
+        return `${arg.slice(arg.lastIndexOf('/') + 1).slice(0, 60)}, a file that holds secrets`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Judges what a network tool reaches and what it sends there: destinations by the egress
+ * rules, and data (literal, files, stdin, substitutions, headers) by the content rules when
+ * the destination is not trusted.
+ */
+export function judgeNetworkCommand(
+  name: string,
+  args: readonly ToolWord[],
+  stdin: ToolInput | undefined,
+  ctx: NetworkContext,
+): Finding[] {
+  const findings: Finding[] = [];
+  const plan = planFor(name, args, stdin);
+  const usesStdin = plan.readsStdin && stdin !== undefined;
+  const sendsData = plan.sendsData || usesStdin || plan.dynamicData.length > 0;
+  const destinations: string[] = [];
+  let unknownDestination = plan.urls.length === 0 && plan.hosts.length === 0;
+
+  for (const word of plan.urls) {
+    const host = urlHost(word.text) ?? '';
+    if (DNS_TOOLS.has(name) && builtName(word, host)) {
+      findings.push(block(`${name}: DNS name built from a command substitution`, `command "${name}"`));
+      unknownDestination = true;
+      continue;
+    }
+    if (word.dynamic && host === '') {
+      unknownDestination = true;
+      continue;
+    }
+    findings.push(...analyzeUrl(word.text, ctx.egress, { sendsData: sendsData || word.dynamic }));
+    destinations.push(host);
+    if (carriesSubstitution(word)) plan.dynamicData.push(word);
+  }
+  for (const word of plan.hosts) {
+    const host = hostOf(word);
+    if (builtName(word, host)) {
+      if (DNS_TOOLS.has(name)) {
+        findings.push(block(`${name}: DNS name built from a command substitution`, `command "${name}"`));
+      }
+      unknownDestination = true;
+      continue;
+    }
+    if (host === '' || !(host.includes('.') || host.includes(':') || host === 'localhost')) continue;
+    findings.push(...analyzeHost(host, ctx.egress));
+    destinations.push(host);
+  }
+  if (findings.length > 0) return findings;
+
+  const untrusted =
+    unknownDestination || destinations.some((h) => !isTrustedHost(h.replace(/^\[|\]$/g, ''), ctx.egress));
+  if (!untrusted) return findings;
+  const where = destinations[0] ?? 'an unknown destination';
+
+  for (const file of plan.files) {
+    const finding = fileFinding(name, file, ctx);
+    if (finding) findings.push(finding);
+  }
+  if (usesStdin) {
+    for (const file of stdin.files) {
+      const finding = fileFinding(name, file, ctx);
+      if (finding) findings.push(finding);
+    }
+    for (const producer of stdin.from ?? []) {
+      const kind = producerKind(producer, ctx);
+      if (kind !== undefined) {
+        findings.push(block(`${name} sends ${kind}, piped in from ${producer.name}`, `command "${name}"`));
+        break;
+      }
+    }
+    if (stdin.literal !== undefined && name !== 'sftp') {
+      const found = findSensitive(stdin.literal);
+      if (found.length > 0)
+        findings.push(block(`${name} sends ${describeKinds(found)} read on its input`, `command "${name}"`));
+    }
+  }
+  for (const word of plan.dynamicData) {
+    let found = false;
+    for (const file of word.reads ?? []) {
+      const finding = fileFinding(name, file, ctx);
+      if (finding) {
+        findings.push(finding);
+        found = true;
+        break;
+      }
+    }
+    for (const producer of found ? [] : (word.from ?? [])) {
+      const kind = producerKind(producer, ctx);
+      if (kind !== undefined) {
+        findings.push(block(`${name} sends ${kind}, from a command substitution`, `command "${name}"`));
+        break;
+      }
+    }
+  }
+  const headers: Record<string, string> = {};
+  for (const line of plan.headers) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  let url: URL | undefined;
+  try {
+    url = plan.urls[0] ? new URL(plan.urls[0].text) : undefined;
+  } catch {
+    url = undefined;
+  }
+  // `curl -T - https://host/prod.sql`: the name the upload gets says what it is.
+  if (url !== undefined && sendsData) {
+    const target = url.pathname.slice(url.pathname.lastIndexOf('/') + 1);
+    if (target !== '' && sensitiveFileKind(target) !== undefined) {
+      findings.push(
+        block(
+          `${name} uploads ${target.slice(0, 60)}, a file that holds secrets or bulk data`,
+          `command "${name}"`,
+        ),
+      );
+    }
+  }
+  const body = plan.literals.join('\n');
+  const host = url?.hostname ?? where;
+  for (const f of contentFindings(host.toLowerCase(), { url, headers, body })) {
+    findings.push({ ...f, message: `${name}: ${f.message}`, location: `command "${name}"` });
+  }
+  return findings;
+}
