@@ -7,9 +7,13 @@
  * declarations. Those go to the real parser.
  */
 
+/** A piece of a word: literal text, or a `$NAME` expansion (split into fields when unquoted). */
+export type SimplePart = { lit: string } | { param: string; quoted: boolean };
+
 export interface SimpleWord {
   text: string;
   dynamic: boolean;
+  parts: SimplePart[];
 }
 
 export interface SimpleRedirect {
@@ -18,8 +22,8 @@ export interface SimpleRedirect {
 }
 
 export interface SimpleStatement {
-  /** Values of leading `NAME=value` assignments. */
-  assigns: string[];
+  /** Leading `NAME=value` assignments. */
+  assigns: { name: string; value: SimpleWord }[];
   words: SimpleWord[];
   redirects: SimpleRedirect[];
   /** The statement reads the output of the one before it through a pipe. */
@@ -65,7 +69,29 @@ const UNQUOTED_STOP = new Set([' ', '\t', '|', '&', ';', '<', '>']);
 /** Characters that end the fast path wherever they appear outside single quotes. */
 const GIVE_UP = new Set(['(', ')', '`', '\\', '{', '}', '\n', '\r']);
 
+/** Characters that end a run of plain word characters. */
+const PLAIN_STOP = new Set([...UNQUOTED_STOP, ...GIVE_UP, '!', "'", '"', '$']);
+
 class GiveUp extends Error {}
+
+/** Appends literal text to a word's parts, joining it to a literal part before it. */
+function pushLit(parts: SimplePart[], text: string): void {
+  const last = parts[parts.length - 1];
+  if (last !== undefined && 'lit' in last) last.lit += text;
+  else parts.push({ lit: text });
+}
+
+/** The value part of a `NAME=value` word. */
+function assignedWord(word: SimpleWord): SimpleWord {
+  const parts = [...word.parts];
+  const first = parts[0];
+  if (first !== undefined && 'lit' in first) {
+    const rest = first.lit.slice(first.lit.indexOf('=') + 1);
+    if (rest === '') parts.shift();
+    else parts[0] = { lit: rest };
+  }
+  return { text: word.text.slice(word.text.indexOf('=') + 1), dynamic: word.dynamic, parts };
+}
 
 export function readSimpleScript(script: string): SimpleStatement[] | undefined {
   try {
@@ -154,7 +180,7 @@ class Reader {
       if (stmt.words.length === 0) {
         if (/^[A-Za-z_][A-Za-z0-9_]*(?:\+=|\[)/.test(raw)) throw new GiveUp();
         if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(raw)) {
-          stmt.assigns.push(word.text.slice(word.text.indexOf('=') + 1));
+          stmt.assigns.push({ name: raw.slice(0, raw.indexOf('=')), value: assignedWord(word) });
           continue;
         }
         if (STRUCTURAL.has(raw)) throw new GiveUp();
@@ -194,6 +220,7 @@ class Reader {
   private word(): SimpleWord {
     let text = '';
     let dynamic = false;
+    const parts: SimplePart[] = [];
     const s = this.s;
     if (s[this.i] === '#') throw new GiveUp();
     while (this.i < s.length) {
@@ -204,8 +231,11 @@ class Reader {
         const end = s.indexOf("'", this.i + 1);
         if (end < 0) throw new GiveUp();
         text += s.slice(this.i + 1, end);
+        pushLit(parts, s.slice(this.i + 1, end));
         this.i = end + 1;
       } else if (c === '"') {
+        // `""` is a word, if an empty one.
+        pushLit(parts, '');
         this.i += 1;
         for (;;) {
           if (this.i >= s.length) throw new GiveUp();
@@ -219,8 +249,10 @@ class Reader {
             const param = this.param();
             text += param.text;
             dynamic ||= param.dynamic;
+            parts.push({ param: param.name, quoted: true });
           } else {
             text += d;
+            pushLit(parts, d);
             this.i += 1;
           }
         }
@@ -228,16 +260,22 @@ class Reader {
         const param = this.param();
         text += param.text;
         dynamic ||= param.dynamic;
+        parts.push({ param: param.name, quoted: false });
       } else {
-        text += c;
-        this.i += 1;
+        // A run of plain characters at once.
+        let end = this.i + 1;
+        while (end < s.length && !PLAIN_STOP.has(s[end]!)) end++;
+        const run = s.slice(this.i, end);
+        text += run;
+        pushLit(parts, run);
+        this.i = end;
       }
     }
-    return { text, dynamic };
+    return { text, dynamic, parts };
   }
 
   /** `$NAME`, `${NAME}` or a special parameter; the parser's walk writes `$HOME` as `~`. */
-  private param(): SimpleWord {
+  private param(): { text: string; dynamic: boolean; name: string } {
     const s = this.s;
     let name: string;
     const next = s[this.i + 1] ?? '';
@@ -259,7 +297,7 @@ class Reader {
     } else {
       throw new GiveUp();
     }
-    return name === 'HOME' ? { text: '~', dynamic: false } : { text: `$${name}`, dynamic: true };
+    return name === 'HOME' ? { text: '~', dynamic: false, name } : { text: `$${name}`, dynamic: true, name };
   }
 
   private skipBlanks(): void {

@@ -19,7 +19,9 @@ const cases: [string, string | null][] = [
   ['rm -rf "$BUILD_DIR/"', 'DEST_MUTATION'],
   ['sudo -u root rm -rf / --no-preserve-root', 'DEST_MUTATION'],
   ['env FOO=1 nice -n 10 rm -rf /', 'DEST_MUTATION'],
-  ['echo / | xargs rm -rf', null],
+  // xargs appends what it reads: this deletes `/`.
+  ['echo / | xargs rm -rf', 'DEST_MUTATION'],
+  ['echo build dist | xargs rm -rf', null],
   ['find / -delete', 'DEST_MUTATION'],
   ['find ~ -type f -exec rm {} +', 'DEST_MUTATION'],
   ['find ~ -name "*.pyc" -delete', null],

