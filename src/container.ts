@@ -15,8 +15,8 @@ import { createBillingService } from './domains/billing/service.ts';
 import { createGdprService } from './domains/gdpr/service.ts';
 import { createJudgmentRepo } from './domains/judgment/repo.ts';
 import { createJudgmentService } from './domains/judgment/service.ts';
-import { createVerdictSettingsReader } from './domains/judgment/verdict-settings.ts';
-import { createLedger, textConflictFinding } from './domains/ledger/setup.ts';
+import { verdictSettingsReader } from './domains/judgment/verdict-settings.ts';
+import { createLedger, textCheckFindings } from './domains/ledger/setup.ts';
 import { createStateHashCache } from './domains/ledger/state-cache.ts';
 import type { Plan } from './domains/plans/catalog.ts';
 import { keyLimitGuard } from './domains/plans/limits.ts';
@@ -26,6 +26,11 @@ import { UsageMeter } from './domains/usage/meter.ts';
 import { QuotaGuard } from './domains/usage/quota.ts';
 import { createUsageRepo } from './domains/usage/repo.ts';
 import { createRedisLoopStore, type LoopStore, MemoryLoopStore } from './domains/verdict/loop-detector.ts';
+import {
+  createPostgresPolicyBus,
+  createRedisPolicyBus,
+  type PolicyChangeBus,
+} from './domains/verdict/policy-bus.ts';
 import { createVerdictRepo } from './domains/verdict/repo.ts';
 import {
   createVerdictService,
@@ -38,6 +43,9 @@ import { createWebhooksService } from './domains/webhooks/service.ts';
 import { WebhookWorker } from './domains/webhooks/worker.ts';
 import { startWriterThread } from './writer-thread/index.ts';
 import { createJobRunner } from './writer-thread/jobs.ts';
+
+/** How long an instance may serve an account policy it read (PolicyCache, PolicyChangeBus). */
+const POLICY_MAX_AGE_MS = 1000;
 
 /** The composition root: the one place that builds every service and decides what it depends on. */
 export async function createContainer(
@@ -121,15 +129,21 @@ export async function createContainer(
         // just read the state hash, so this answers without a query; a claim stored on another
         // instance is seen once the remembered hash expires (200 ms), as for the hash itself.
         if (stateHashes.peek(accountId) === GENESIS_HASH) return [];
-        return ledger.service
-          .checkText(accountId, text)
-          .then((conflicts) => conflicts.map(textConflictFinding));
+        return ledger.service.checkText(accountId, text).then(textCheckFindings);
       },
     };
     const loops: LoopStore = config.redisUrl
       ? await createRedisLoopStore(config.redisUrl, logger)
       : new MemoryLoopStore();
     closers.push(() => loops.close());
+    // Account policies are cached per instance; several instances share a database only on
+    // PostgreSQL, and there a change must reach the others' caches before its write returns.
+    let policyChanges: PolicyChangeBus | undefined;
+    if (config.redisUrl)
+      policyChanges = await createRedisPolicyBus(config.redisUrl, POLICY_MAX_AGE_MS, logger);
+    else if (config.database.kind === 'postgres')
+      policyChanges = await createPostgresPolicyBus(config.database.url, POLICY_MAX_AGE_MS, logger);
+    if (policyChanges) closers.push(() => policyChanges.close());
     const verdicts = createVerdictService({
       db: db.kysely,
       repo: createVerdictRepo(db.kysely),
@@ -139,6 +153,8 @@ export async function createContainer(
       ledgerText,
       loops,
       log: logger,
+      policyMaxAgeMs: POLICY_MAX_AGE_MS,
+      ...(policyChanges ? { changes: policyChanges } : {}),
     });
 
     const allowances = new Map(plans.map((p) => [p.id, p.monthly_call_allowance]));
@@ -192,7 +208,7 @@ export async function createContainer(
       db: db.kysely,
       repo: judgmentRepo,
       policies,
-      settings: createVerdictSettingsReader(db.kysely),
+      settings: verdictSettingsReader(verdicts),
       loops,
       audit,
       auditRepo,

@@ -168,6 +168,22 @@ export interface VerdictSettingsTable {
   blocked_domains: string;
   loop_threshold: number;
   loop_window_ms: number;
+  /** JSON object of name lists by kind (branches, namespaces, databases, buckets, projects). */
+  protected_resources: string;
+  /** 1 when opaque code is allowed (`PUT /v1/settings/execution`), else 0. */
+  allow_opaque: number;
+  updated_at: string;
+}
+
+/** An account's own destructive-operation catalogue rules: one JSON array, replaced as a whole. */
+export interface VerdictCatalogueRulesTable {
+  account_id: string;
+  rules: string;
+  /** `digestOf` the rules: part of the policy version of every verdict of the account. */
+  digest: string;
+  /** Grows by one on every replacement. */
+  version: number;
+  created_at: string;
   updated_at: string;
 }
 
@@ -304,6 +320,7 @@ export interface Database {
   judgment_evaluations: JudgmentEvaluationsTable;
   verdict_settings: VerdictSettingsTable;
   verdict_actions: VerdictActionsTable;
+  verdict_catalogue_rules: VerdictCatalogueRulesTable;
   claims: ClaimsTable;
   claim_versions: ClaimVersionsTable;
   claim_vectors: ClaimVectorsTable;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { createJudgmentRepo } from '../../src/domains/judgment/repo.ts';
 import { createJudgmentService } from '../../src/domains/judgment/service.ts';
-import { createVerdictSettingsReader } from '../../src/domains/judgment/verdict-settings.ts';
+import { verdictSettingsReader } from '../../src/domains/judgment/verdict-settings.ts';
 import { MemoryLoopStore } from '../../src/domains/verdict/loop-detector.ts';
 import { bearer, createTestApp, type TestApp } from '../helpers/app.ts';
 import { DIALECTS, freshDatabase } from '../helpers/databases.ts';
@@ -241,7 +241,7 @@ describe.each(DIALECTS)('escalation expiry with an injected clock on %s', (diale
       db: c.db.kysely,
       repo: createJudgmentRepo(c.db.kysely, c.db.dialect),
       policies: c.policies,
-      settings: createVerdictSettingsReader(c.db.kysely),
+      settings: verdictSettingsReader(c.services.verdicts),
       loops: new MemoryLoopStore(),
       audit: c.audit,
       auditRepo: c.audit.repo,

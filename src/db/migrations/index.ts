@@ -5,6 +5,7 @@ import * as verdicts from './202611221800_verdicts.ts';
 import * as billingAndWebhooks from './202611221900_billing_and_webhooks.ts';
 import * as claimLedger from './202611222000_claim_ledger.ts';
 import * as judgment from './202611222100_judgment.ts';
+import * as verdictCatalogue from './202611230900_verdict_catalogue.ts';
 
 /**
  * Every migration, in order. A static list (rather than a folder scan) keeps migrations working
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '202611221900_billing_and_webhooks': billingAndWebhooks,
   '202611222000_claim_ledger': claimLedger,
   '202611222100_judgment': judgment,
+  '202611230900_verdict_catalogue': verdictCatalogue,
 };

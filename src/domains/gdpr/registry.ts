@@ -181,11 +181,18 @@ export const TABLES: readonly TableRule[] = [
     orderBy: 'name',
   },
   {
+    table: 'verdict_catalogue_rules',
+    kind: 'account',
+    column: 'account_id',
+    section: 'settings.catalogue_rules',
+    json: ['rules'],
+  },
+  {
     table: 'verdict_settings',
     kind: 'account',
     column: 'account_id',
     section: 'settings.verdicts',
-    json: ['trusted_domains', 'blocked_domains'],
+    json: ['trusted_domains', 'blocked_domains', 'protected_resources'],
   },
   {
     table: 'api_keys',

@@ -1,3 +1,4 @@
+import { lookupTable } from '../../lib/lookup-table.ts';
 import { type ActionKind, TARGET_LIMIT } from '../policies/cedar-schema.ts';
 import { splitStatements, tokenizeSql } from '../verdict/analyzers/sql-lexer.ts';
 
@@ -8,14 +9,14 @@ import { splitStatements, tokenizeSql } from '../verdict/analyzers/sql-lexer.ts'
  * for most calls. An account's own actions are `execute`: a policy that knows better names
  * them by `context.action_type`.
  */
-export const FIXED_KINDS: Readonly<Record<string, ActionKind>> = {
+export const FIXED_KINDS: Readonly<Record<string, ActionKind>> = lookupTable({
   'shell.exec': 'execute',
   'fs.read': 'read',
   'fs.write': 'write',
   'fs.delete': 'delete',
   'email.send': 'communicate',
   'agent.respond': 'communicate',
-};
+});
 
 const DELETING = new Set(['DELETE', 'DROP', 'TRUNCATE']);
 const WRITING = new Set([

@@ -3,8 +3,10 @@ import type { ActorRole, CedarContext, ImpactScope } from '../policies/cedar-sch
 import type { CompiledPolicy, GateVerdict, PolicyRequest } from '../policies/compiler.ts';
 import type { EgressSettings } from '../verdict/analyzers/egress.ts';
 import type { PathContext } from '../verdict/analyzers/paths.ts';
+import type { CatalogueContext } from '../verdict/catalogue/index.ts';
 import type { Finding, VerdictCode } from '../verdict/codes.ts';
 import { evaluateAction } from '../verdict/engine.ts';
+import type { ExecutionSettings } from '../verdict/execution.ts';
 import { actionFacts } from './action-kinds.ts';
 
 /** The seven gates of DESIGN "Judgment gates", in the order they are reported. */
@@ -50,6 +52,9 @@ export interface JudgmentContext {
   /** Contradictions between what the agent says or sends and verified ledger facts. */
   textChecker?: (text: string) => Finding[];
   paths?: PathContext;
+  /** The account's catalogue rules and protected resources, as `/v1/evaluate` judges with them. */
+  catalogue?: CatalogueContext;
+  execution?: ExecutionSettings;
   /** The account's current ledger state hash, compared with `expectedStateHash`. */
   stateHash?: string;
 }
@@ -134,6 +139,8 @@ export function judge(input: JudgmentInput, ctx: JudgmentContext): Judgment {
       ...(ctx.customActions ? { customActions: ctx.customActions } : {}),
       ...(ctx.textChecker ? { textChecker: ctx.textChecker } : {}),
       ...(ctx.paths ? { paths: ctx.paths } : {}),
+      ...(ctx.catalogue ? { catalogue: ctx.catalogue } : {}),
+      ...(ctx.execution ? { execution: ctx.execution } : {}),
     },
   );
   const findings = verdict.findings;

@@ -367,6 +367,8 @@ export function createJudgmentService(deps: {
         {
           policy: current.policy,
           egress: settings.egress,
+          catalogue: settings.catalogue,
+          execution: settings.execution,
           // Methods, not arrow properties: a named closure per evaluation costs a defineProperty.
           customActions(name) {
             return settings.actions.get(name)?.validate;

@@ -22,7 +22,7 @@ export interface DbQueryPayload {
   params?: unknown[];
   dialect?: SqlDialect;
 }
-export type SqlDialect = 'postgres' | 'mysql' | 'sqlite' | 'mssql';
+export type SqlDialect = 'postgres' | 'mysql' | 'mariadb' | 'sqlite' | 'mssql' | 'bigquery' | 'snowflake';
 export interface ShellExecPayload {
   command: string;
   cwd?: string;
@@ -65,7 +65,7 @@ export const BUILT_IN_SCHEMAS: Record<BuiltInAction, object> = {
     properties: {
       sql: str,
       params: { type: 'array' },
-      dialect: { enum: ['postgres', 'mysql', 'sqlite', 'mssql'] },
+      dialect: { enum: ['postgres', 'mysql', 'mariadb', 'sqlite', 'mssql', 'bigquery', 'snowflake'] },
     },
   },
   'shell.exec': {

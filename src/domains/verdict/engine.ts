@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import canonicalize from 'canonicalize';
 import { sha256Hex } from '../../lib/sha256.ts';
-import { analyzeUrl, DEFAULT_EGRESS_SETTINGS, type EgressSettings } from './analyzers/egress.ts';
+import { analyzeHttpRequest, DEFAULT_EGRESS_SETTINGS, type EgressSettings } from './analyzers/egress.ts';
 import { analyzeFsPath, DEFAULT_PATH_CONTEXT, type PathContext } from './analyzers/paths.ts';
 import { analyzeEmail } from './analyzers/sensitive-text.ts';
 import { analyzeShell } from './analyzers/shell.ts';
@@ -18,7 +18,9 @@ import {
   type ShellExecPayload,
   schemaFindings,
 } from './catalog.ts';
+import { type CatalogueContext, DEFAULT_CATALOGUE_CONTEXT } from './catalogue/index.ts';
 import { type Finding, topFinding, type VerdictCode } from './codes.ts';
+import { DEFAULT_EXECUTION_SETTINGS, type ExecutionSettings } from './execution.ts';
 
 export interface EvaluateInput {
   action: string;
@@ -34,6 +36,10 @@ export interface EvaluateContext {
   textChecker?: (text: string) => Finding[];
   /** Home and workspace the agent's relative paths are resolved against. */
   paths?: PathContext;
+  /** The destructive-operation catalogue's account part: own rules and protected resources. */
+  catalogue?: CatalogueContext;
+  /** What the account allows that is refused by default. */
+  execution?: ExecutionSettings;
 }
 
 export interface Verdict {
@@ -46,6 +52,8 @@ export interface Verdict {
 function analyzeBuiltIn(action: string, payload: unknown, ctx: EvaluateContext): Finding[] {
   const egress = ctx.egress ?? DEFAULT_EGRESS_SETTINGS;
   const paths = ctx.paths ?? DEFAULT_PATH_CONTEXT;
+  const catalogue = ctx.catalogue ?? DEFAULT_CATALOGUE_CONTEXT;
+  const execution = ctx.execution ?? DEFAULT_EXECUTION_SETTINGS;
   switch (action) {
     case 'db.query': {
       const p = payload as DbQueryPayload;
@@ -53,7 +61,8 @@ function analyzeBuiltIn(action: string, payload: unknown, ctx: EvaluateContext):
     }
     case 'shell.exec': {
       const p = payload as ShellExecPayload;
-      return analyzeShell(p.command, p.cwd === undefined ? { egress, paths } : { egress, paths, cwd: p.cwd });
+      const options = { egress, paths, catalogue, execution, ...(p.env ? { env: p.env } : {}) };
+      return analyzeShell(p.command, p.cwd === undefined ? options : { ...options, cwd: p.cwd });
     }
     case 'fs.read':
       return analyzeFsPath('read', (payload as FsReadPayload).path, false, paths);
@@ -64,7 +73,7 @@ function analyzeBuiltIn(action: string, payload: unknown, ctx: EvaluateContext):
       return analyzeFsPath('delete', p.path, p.recursive === true, paths);
     }
     case 'http.request':
-      return analyzeUrl((payload as HttpRequestPayload).url, egress);
+      return analyzeHttpRequest(payload as HttpRequestPayload, egress);
     case 'email.send': {
       const p = payload as EmailSendPayload;
       const findings = analyzeEmail(p.to, p.subject, p.body, egress);

@@ -11,12 +11,17 @@ interface Entry {
  * `maxAgeMs` (≤ 1 s) after its load began, so a change written by another instance sharing the
  * database applies here within that time. Past `refreshAfterMs` a request still gets the cached
  * entry and starts a reload in the background, so steady traffic never waits on the database.
- * Writes on this instance call `invalidate`, which applies them at once.
+ * Writes on this instance call `invalidate`, which applies them at once; a `PolicyChangeBus`
+ * calls it for writes on other instances. While the bus cannot deliver (its connection is down)
+ * the cache is `suspend`ed: every request reads the database, so no change can be missed.
  */
 export class PolicyCache {
   private readonly entries = new Map<string, Entry>();
-  private readonly loading = new Map<string, Promise<AccountPolicy>>();
+  private readonly loading = new Map<string, { promise: Promise<AccountPolicy>; startedAt: number }>();
   private readonly generation = new Map<string, number>();
+  /** Bumped by `clear`: loads begun before it are not kept. */
+  private epoch = 0;
+  private suspended = false;
   private static readonly MAX_ACCOUNTS = 50_000;
 
   constructor(
@@ -28,6 +33,7 @@ export class PolicyCache {
   ) {}
 
   get(accountId: string): AccountPolicy | Promise<AccountPolicy> {
+    if (this.suspended) return this.load(accountId);
     const entry = this.entries.get(accountId);
     if (entry !== undefined) {
       const age = this.now() - entry.loadedAt;
@@ -46,27 +52,48 @@ export class PolicyCache {
     this.generation.set(accountId, (this.generation.get(accountId) ?? 0) + 1);
   }
 
+  /** Forgets every account, and loads in flight too (the bus reconnected: anything may have changed). */
+  clear(): void {
+    this.entries.clear();
+    this.loading.clear();
+    this.epoch++;
+  }
+
+  /** Serve nothing from memory until `resume`. */
+  suspend(): void {
+    this.suspended = true;
+    this.clear();
+  }
+
+  resume(): void {
+    this.clear();
+    this.suspended = false;
+  }
+
   private reload(accountId: string): Promise<AccountPolicy> {
     const inFlight = this.loading.get(accountId);
-    if (inFlight !== undefined) return inFlight;
+    // A load begun longer than `maxAgeMs` ago may have read what a writer has since been told is
+    // gone from every cache (PolicyChangeBus waits that long for an instance that does not answer).
+    if (inFlight !== undefined && this.now() - inFlight.startedAt < this.maxAgeMs) return inFlight.promise;
     const startedAt = this.now();
     const generation = this.generation.get(accountId) ?? 0;
-    const promise = this.load(accountId).then(
+    const epoch = this.epoch;
+    const promise: Promise<AccountPolicy> = this.load(accountId).then(
       (policy) => {
         // A write on this instance during the load may not be in what was read: keep it out.
-        if ((this.generation.get(accountId) ?? 0) === generation) {
+        if ((this.generation.get(accountId) ?? 0) === generation && this.epoch === epoch) {
           if (this.entries.size >= PolicyCache.MAX_ACCOUNTS) this.entries.clear();
           this.entries.set(accountId, { policy, loadedAt: startedAt });
         }
-        if (this.loading.get(accountId) === promise) this.loading.delete(accountId);
+        if (this.loading.get(accountId)?.promise === promise) this.loading.delete(accountId);
         return policy;
       },
       (err: unknown) => {
-        if (this.loading.get(accountId) === promise) this.loading.delete(accountId);
+        if (this.loading.get(accountId)?.promise === promise) this.loading.delete(accountId);
         throw err;
       },
     );
-    this.loading.set(accountId, promise);
+    this.loading.set(accountId, { promise, startedAt });
     return promise;
   }
 }

@@ -5,12 +5,19 @@ import canonicalize from 'canonicalize';
 import ipaddr from 'ipaddr.js';
 import { getPublicSuffix } from 'tldts';
 import { DEFAULT_EGRESS_SETTINGS, type EgressSettings } from './analyzers/egress.ts';
+import {
+  ACCOUNT_RULE_LIMITS,
+  type CatalogueContext,
+  type CatalogueRule,
+  type ProtectedResources,
+} from './catalogue/index.ts';
+import { DEFAULT_EXECUTION_SETTINGS, type ExecutionSettings } from './execution.ts';
 
 /**
  * Names the rules the engine applies. It is part of every verdict hash, so bump it whenever an
  * analyzer changes what it decides: the same input then hashes differently under the new rules.
  */
-export const ENGINE_POLICY_VERSION = 'arbiter-verdict/2026-11-22';
+export const ENGINE_POLICY_VERSION = 'arbiter-verdict/2026-11-23';
 
 export interface LoopSettings {
   /** Identical failing calls allowed within the window; the next ones are RATE_LIMIT_EXCEEDED. */
@@ -31,12 +38,33 @@ export interface CustomAction {
   updated_at: string;
 }
 
+/** The account's own catalogue rules as stored: the document, its digest and its counter. */
+export interface AccountRules {
+  rules: readonly CatalogueRule[];
+  /** `digestOf(rules)`; part of the policy version. */
+  digest: string;
+  /** Grows by one on every replacement; 0 when the account never stored rules. */
+  version: number;
+  updated_at?: string;
+}
+
+export const NO_ACCOUNT_RULES: AccountRules = Object.freeze({ rules: [], digest: '', version: 0 });
+
 /** Everything that decides an account's verdicts besides the input, read together and cached. */
 export interface AccountPolicy {
   egress: EgressSettings;
   loop: LoopSettings;
   actions: ReadonlyMap<string, CustomAction>;
-  /** `ENGINE_POLICY_VERSION` and a digest of the egress settings: the policy version of built-ins. */
+  /** The destructive-operation catalogue's account part: own rules and protected resources. */
+  catalogue: CatalogueContext;
+  execution: ExecutionSettings;
+  /** The rules behind `catalogue.accountRules`, with their digest and counter. */
+  rules: AccountRules;
+  /**
+   * `ENGINE_POLICY_VERSION` and digests of every setting that differs from its default: the
+   * policy version of built-ins. Loop settings are left out: they change no code but
+   * RATE_LIMIT_EXCEEDED, which says so itself.
+   */
   version: string;
 }
 
@@ -47,11 +75,99 @@ export function digestOf(value: unknown): string {
     .slice(0, 16);
 }
 
-export function policyVersion(egress: EgressSettings): string {
-  return `${ENGINE_POLICY_VERSION};egress=${digestOf(egress)}`;
+export interface PolicyParts {
+  egress: EgressSettings;
+  protected?: ProtectedResources;
+  execution?: ExecutionSettings;
+  /** Digest of the account's own rules; empty when it has none. */
+  rulesDigest?: string;
 }
 
-export const DEFAULT_POLICY_VERSION = policyVersion(DEFAULT_EGRESS_SETTINGS);
+/**
+ * The same input under a different policy hashes differently. Parts at their default are left
+ * out, so accounts that never changed them keep the version (and verdict hashes) they had.
+ */
+export function policyVersion(p: PolicyParts): string {
+  let version = `${ENGINE_POLICY_VERSION};egress=${digestOf(p.egress)}`;
+  if (p.protected !== undefined && !isEmptyProtected(p.protected))
+    version += `;protected=${digestOf(p.protected)}`;
+  if (p.execution !== undefined && p.execution.allow_opaque !== DEFAULT_EXECUTION_SETTINGS.allow_opaque)
+    version += `;execution=${digestOf(p.execution)}`;
+  if (p.rulesDigest) version += `;rules=${p.rulesDigest}`;
+  return version;
+}
+
+export const DEFAULT_POLICY_VERSION = policyVersion({ egress: DEFAULT_EGRESS_SETTINGS });
+
+// ------------------------------------------------------------------------- protected resources
+
+export const PROTECTED_KINDS = ['branches', 'namespaces', 'databases', 'buckets', 'projects'] as const;
+export type ProtectedKind = (typeof PROTECTED_KINDS)[number];
+export const MAX_PROTECTED_PER_KIND = 200;
+export const MAX_PROTECTED_NAME = 200;
+
+function isEmptyProtected(resources: ProtectedResources): boolean {
+  return PROTECTED_KINDS.every((kind) => resources[kind].length === 0);
+}
+
+export type ProtectedCheck =
+  | { ok: true; resources: ProtectedResources }
+  | { ok: false; reason: string; field: ProtectedKind; index?: number };
+
+/**
+ * Protected names as the catalogue matches them: exact and case-sensitive, a trailing `*`
+ * matching any suffix. Duplicates go; lists are sorted so equal settings have equal digests.
+ */
+export function normalizeProtected(input: Partial<Record<ProtectedKind, readonly string[]>>): ProtectedCheck {
+  const out = {} as Record<ProtectedKind, string[]>;
+  for (const kind of PROTECTED_KINDS) {
+    const names = new Set<string>();
+    for (const [index, raw] of (input[kind] ?? []).entries()) {
+      const name = raw.trim();
+      const why = protectedNameProblem(name);
+      if (why)
+        return { ok: false, field: kind, index, reason: `${kind}[${index}] "${raw.slice(0, 100)}" ${why}` };
+      names.add(name);
+    }
+    if (names.size > MAX_PROTECTED_PER_KIND)
+      return { ok: false, field: kind, reason: `${kind} holds more than ${MAX_PROTECTED_PER_KIND} names` };
+    out[kind] = [...names].sort();
+  }
+  return { ok: true, resources: out };
+}
+
+function protectedNameProblem(name: string): string | undefined {
+  if (name === '') return 'is empty';
+  if (name.length > MAX_PROTECTED_NAME) return `is longer than ${MAX_PROTECTED_NAME} characters`;
+  if (/[\s\u0000-\u001f\u007f]/u.test(name)) return 'holds white space or a control character';
+  const star = name.indexOf('*');
+  if (star !== -1 && star !== name.length - 1) return 'may hold `*` only as its last character';
+  if (name === '*') return 'would protect every name; give a prefix before `*` (such as `release-*`)';
+  return undefined;
+}
+
+/** Reads the stored JSON back; anything unexpected in it is left out rather than trusted. */
+export function parseProtected(json: string): ProtectedResources {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    value = {};
+  }
+  const obj = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  const out = {} as Record<ProtectedKind, string[]>;
+  for (const kind of PROTECTED_KINDS) {
+    const list = obj[kind];
+    out[kind] = Array.isArray(list) ? list.filter((v): v is string => typeof v === 'string') : [];
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------------- account rules
+
+/** What the catalogue accepts from one account; the API refuses a longer list before parsing it. */
+export const MAX_ACCOUNT_RULES = ACCOUNT_RULE_LIMITS.rules;
+export const MAX_RULES_BYTES = 256 * 1024;
 
 // ------------------------------------------------------------------------- egress domains
 

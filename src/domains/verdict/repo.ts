@@ -1,10 +1,16 @@
 import type { Kysely } from 'kysely';
-import type { Database, VerdictActionsTable, VerdictSettingsTable } from '../../db/schema.ts';
+import type {
+  Database,
+  VerdictActionsTable,
+  VerdictCatalogueRulesTable,
+  VerdictSettingsTable,
+} from '../../db/schema.ts';
 
 export type VerdictSettingsRow = VerdictSettingsTable;
 export type CustomActionRow = VerdictActionsTable;
+export type CatalogueRulesRow = VerdictCatalogueRulesTable;
 
-/** The only place that reads and writes verdict settings and custom actions. */
+/** The only place that reads and writes verdict settings, custom actions and catalogue rules. */
 export function createVerdictRepo(db: Kysely<Database>) {
   return {
     async findSettings(accountId: string): Promise<VerdictSettingsRow | undefined> {
@@ -18,8 +24,40 @@ export function createVerdictRepo(db: Kysely<Database>) {
           ...row,
           loop_threshold: Number(row.loop_threshold),
           loop_window_ms: Number(row.loop_window_ms),
+          allow_opaque: Number(row.allow_opaque),
         }
       );
+    },
+
+    async findRules(accountId: string): Promise<CatalogueRulesRow | undefined> {
+      const row = await db
+        .selectFrom('verdict_catalogue_rules')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
+      return row && { ...row, version: Number(row.version) };
+    },
+
+    /** Replaces the account's rules; the version counter grows by one (from 1 on the first write). */
+    async replaceRules(
+      accountId: string,
+      rules: { rules: string; digest: string },
+      at: string,
+    ): Promise<CatalogueRulesRow> {
+      return db
+        .insertInto('verdict_catalogue_rules')
+        .values({ account_id: accountId, ...rules, version: 1, created_at: at, updated_at: at })
+        .onConflict((oc) =>
+          oc.column('account_id').doUpdateSet((eb) => ({
+            rules: rules.rules,
+            digest: rules.digest,
+            version: eb(eb.ref('verdict_catalogue_rules.version'), '+', 1),
+            updated_at: at,
+          })),
+        )
+        .returningAll()
+        .executeTakeFirstOrThrow()
+        .then((row) => ({ ...row, version: Number(row.version) }));
     },
 
     /** Inserts `row`, or on an existing row updates only the `changes` columns (so concurrent writers of other settings keep theirs). */

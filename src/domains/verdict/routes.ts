@@ -3,15 +3,22 @@ import { Type } from 'typebox';
 import { principalOf } from '../../http/auth.ts';
 import { errorResponses, SuccessSchema } from '../../http/common-schemas.ts';
 import {
+  AccountRulesBody,
+  AccountRulesSchema,
   ActionListSchema,
   ActionParams,
   ActionSchema,
   ActionSchemaBody,
+  CatalogueSchema,
   EgressBody,
   EgressSchema,
   EvaluateBody,
+  ExecutionBody,
+  ExecutionSchema,
   LoopBody,
   LoopSchema,
+  ProtectedBody,
+  ProtectedSchema,
   VerdictSchema,
 } from './schemas.ts';
 import type { VerdictService } from './service.ts';
@@ -163,6 +170,120 @@ export function verdictRoutes(verdicts: VerdictService): FastifyPluginAsyncTypeb
       async (request) => {
         const { accountId, keyId } = principalOf(request);
         return verdicts.putLoop({ accountId, keyId }, request.body);
+      },
+    );
+
+    app.get(
+      '/v1/catalogue',
+      {
+        schema: {
+          tags: ['Verdicts'],
+          summary: "The destructive-operation catalogue: built-in rule families and the account's own rules",
+          response: { 200: CatalogueSchema, ...errorResponses },
+        },
+      },
+      async (request) => verdicts.describeCatalogue(principalOf(request).accountId),
+    );
+
+    app.get(
+      '/v1/catalogue/rules',
+      {
+        schema: {
+          tags: ['Verdicts'],
+          summary: "The account's own catalogue rules, judged after the built-in ones",
+          response: { 200: AccountRulesSchema, ...errorResponses },
+        },
+      },
+      async (request) => verdicts.getRules(principalOf(request).accountId),
+    );
+
+    app.put(
+      '/v1/catalogue/rules',
+      {
+        schema: {
+          tags: ['Verdicts'],
+          summary:
+            "Replace the account's catalogue rules as a whole; in force on the next evaluation on every instance",
+          description:
+            'Rules that do not match the rule format are refused with 400 VALIDATION_ERROR; error.details.errors lists every problem.',
+          body: AccountRulesBody,
+          response: { 200: AccountRulesSchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { accountId, keyId } = principalOf(request);
+        return verdicts.putRules({ accountId, keyId }, request.body.rules);
+      },
+    );
+
+    app.delete(
+      '/v1/catalogue/rules',
+      {
+        schema: {
+          tags: ['Verdicts'],
+          summary: "Remove all of the account's catalogue rules (the built-in ones stay)",
+          response: { 200: AccountRulesSchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { accountId, keyId } = principalOf(request);
+        return verdicts.putRules({ accountId, keyId }, []);
+      },
+    );
+
+    app.get(
+      '/v1/settings/protected',
+      {
+        schema: {
+          tags: ['Verdicts'],
+          summary: 'Resources the account never lets an agent delete or force-push',
+          response: { 200: ProtectedSchema, ...errorResponses },
+        },
+      },
+      async (request) => verdicts.getProtected(principalOf(request).accountId),
+    );
+
+    app.put(
+      '/v1/settings/protected',
+      {
+        schema: {
+          tags: ['Verdicts'],
+          summary: 'Replace the protected resources (omitted lists are empty)',
+          body: ProtectedBody,
+          response: { 200: ProtectedSchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { accountId, keyId } = principalOf(request);
+        return verdicts.putProtected({ accountId, keyId }, request.body);
+      },
+    );
+
+    app.get(
+      '/v1/settings/execution',
+      {
+        schema: {
+          tags: ['Verdicts'],
+          summary: 'Execution settings of the account',
+          response: { 200: ExecutionSchema, ...errorResponses },
+        },
+      },
+      async (request) => verdicts.getExecution(principalOf(request).accountId),
+    );
+
+    app.put(
+      '/v1/settings/execution',
+      {
+        schema: {
+          tags: ['Verdicts'],
+          summary: 'Replace the execution settings',
+          body: ExecutionBody,
+          response: { 200: ExecutionSchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { accountId, keyId } = principalOf(request);
+        return verdicts.putExecution({ accountId, keyId }, request.body);
       },
     );
   };

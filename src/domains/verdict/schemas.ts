@@ -1,6 +1,13 @@
 import { Type } from 'typebox';
 import { BUILT_IN_ACTIONS } from './catalog.ts';
-import { ACTION_NAME_PATTERN, LOOP_LIMITS, MAX_DOMAINS } from './policy.ts';
+import {
+  ACTION_NAME_PATTERN,
+  LOOP_LIMITS,
+  MAX_ACCOUNT_RULES,
+  MAX_DOMAINS,
+  MAX_PROTECTED_NAME,
+  MAX_PROTECTED_PER_KIND,
+} from './policy.ts';
 
 const StateHash = Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: 'SHA-256 hex of a ledger state' });
 
@@ -96,3 +103,81 @@ export const LoopBody = Type.Object(
 );
 
 export const LoopSchema = Type.Object({ threshold: Type.Integer(), window_seconds: Type.Integer() });
+
+// ------------------------------------------------------------------------- catalogue and protected resources
+
+const AccountRulesFields = {
+  rules: Type.Array(Type.Record(Type.String(), Type.Unknown()), {
+    description: 'Rules in the catalogue format (docs: src/domains/verdict/catalogue/README.md)',
+  }),
+  count: Type.Integer(),
+  version: Type.Integer({ description: 'Grows by one on every replacement; 0 before the first' }),
+  digest: Type.String({ description: 'Part of the policy version of every verdict; empty when none' }),
+  updated_at: Type.Optional(Type.String({ format: 'date-time' })),
+};
+
+export const AccountRulesSchema = Type.Object(AccountRulesFields);
+
+export const AccountRulesBody = Type.Object(
+  {
+    rules: Type.Array(Type.Unknown(), {
+      maxItems: MAX_ACCOUNT_RULES,
+      description: `At most ${MAX_ACCOUNT_RULES} rules; each is checked against the rule schema, and every problem is listed in error.details.errors`,
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const CatalogueSchema = Type.Object({
+  format_version: Type.Integer({ description: 'Version of the rule format' }),
+  built_in: Type.Object({
+    count: Type.Integer({ description: 'Built-in rules in all families' }),
+    families: Type.Array(
+      Type.Object({
+        family: Type.String(),
+        description: Type.Optional(Type.String()),
+        count: Type.Integer(),
+        rules: Type.Array(Type.String(), { description: 'Rule ids' }),
+      }),
+    ),
+  }),
+  account: AccountRulesSchema,
+});
+
+const ProtectedName = Type.String({
+  minLength: 1,
+  maxLength: MAX_PROTECTED_NAME,
+  description: 'Exact, case-sensitive name; a trailing * matches any suffix (release-*)',
+});
+const ProtectedList = Type.Array(ProtectedName, { maxItems: MAX_PROTECTED_PER_KIND });
+
+export const ProtectedBody = Type.Object(
+  {
+    branches: Type.Optional(ProtectedList),
+    namespaces: Type.Optional(ProtectedList),
+    databases: Type.Optional(ProtectedList),
+    buckets: Type.Optional(ProtectedList),
+    projects: Type.Optional(ProtectedList),
+  },
+  { additionalProperties: false },
+);
+
+export const ProtectedSchema = Type.Object({
+  branches: Type.Array(Type.String()),
+  namespaces: Type.Array(Type.String()),
+  databases: Type.Array(Type.String()),
+  buckets: Type.Array(Type.String()),
+  projects: Type.Array(Type.String()),
+});
+
+export const ExecutionBody = Type.Object(
+  {
+    allow_opaque: Type.Boolean({
+      description:
+        'Allow code a shell, eval or an interpreter would run but that cannot be resolved statically (refused with POLICY_VIOLATION by default)',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const ExecutionSchema = Type.Object({ allow_opaque: Type.Boolean() });

@@ -6,9 +6,12 @@ import { Errors } from '../../errors.ts';
 import type { AuditEvent, AuditRepo } from '../audit/repo.ts';
 import { DEFAULT_EGRESS_SETTINGS, type EgressSettings } from './analyzers/egress.ts';
 import { BUILT_IN_ACTIONS, BUILT_IN_SCHEMAS, compileActionSchema, isBuiltInAction } from './catalog.ts';
+import { EMPTY_PROTECTED_RESOURCES } from './catalogue/index.ts';
+import { createCatalogueSettings } from './catalogue-settings.ts';
 import { type Finding, topFinding, type VerdictCode } from './codes.ts';
 import { evaluateAction, verdictHashOfCanonical } from './engine.ts';
 import { VERDICT_REJECTED } from './events.ts';
+import { DEFAULT_EXECUTION_SETTINGS, type ExecutionSettings } from './execution.ts';
 import { type LoopStore, loopFingerprint } from './loop-detector.ts';
 import {
   type AccountPolicy,
@@ -20,9 +23,12 @@ import {
   type LoopSettings,
   MAX_CUSTOM_ACTIONS,
   MAX_DOMAINS,
+  NO_ACCOUNT_RULES,
   normalizeDomain,
+  parseProtected,
   policyVersion,
 } from './policy.ts';
+import type { PolicyChangeBus } from './policy-bus.ts';
 import { PolicyCache } from './policy-cache.ts';
 import {
   type CustomActionRow,
@@ -177,6 +183,8 @@ export interface VerdictServiceDeps {
   log: Pick<Logger, 'warn' | 'error'>;
   /** How long a cached account policy may be served (≤ 1000 ms). */
   policyMaxAgeMs?: number;
+  /** Announces policy changes to the other instances on the database; absent: one instance. */
+  changes?: PolicyChangeBus;
   now?: () => Date;
 }
 
@@ -184,9 +192,10 @@ export function createVerdictService(deps: VerdictServiceDeps) {
   const now = deps.now ?? (() => new Date());
 
   async function loadPolicy(accountId: string): Promise<AccountPolicy> {
-    const [settings, rows] = await Promise.all([
+    const [settings, rows, ruleRow] = await Promise.all([
       deps.repo.findSettings(accountId),
       deps.repo.listActions(accountId),
+      deps.repo.findRules(accountId),
     ]);
     const egress: EgressSettings = settings
       ? {
@@ -208,17 +217,53 @@ export function createVerdictService(deps: VerdictServiceDeps) {
           'stored custom action schema no longer compiles',
         );
     }
+    const protectedResources = settings
+      ? parseProtected(settings.protected_resources)
+      : EMPTY_PROTECTED_RESOURCES;
+    const execution: ExecutionSettings = settings
+      ? { allow_opaque: settings.allow_opaque === 1 }
+      : DEFAULT_EXECUTION_SETTINGS;
+    const rules = ruleRow ? storedRules(accountId, ruleRow) : NO_ACCOUNT_RULES;
     return {
       egress,
       loop,
       actions,
-      version: settings ? policyVersion(egress) : DEFAULT_POLICY_VERSION,
+      catalogue: { protected: protectedResources, accountRules: rules.rules },
+      execution,
+      rules,
+      version:
+        settings || ruleRow
+          ? policyVersion({
+              egress,
+              protected: protectedResources,
+              execution,
+              rulesDigest: rules.rules.length > 0 ? rules.digest : '',
+            })
+          : DEFAULT_POLICY_VERSION,
     };
   }
+
+  const { storedRules, ...catalogueSettings } = createCatalogueSettings({
+    db: deps.db,
+    repo: deps.repo,
+    audit: deps.audit,
+    log: deps.log,
+    policyFor: (accountId) => policies.get(accountId),
+    saveSettings,
+    changed,
+    now,
+  });
 
   const policies = new PolicyCache(loadPolicy, deps.policyMaxAgeMs ?? 1000, undefined, undefined, (err) =>
     deps.log.warn({ err }, 'background reload of an account policy failed'),
   );
+  deps.changes?.listen(policies);
+
+  /** In force here at once, and on every other instance by the time it resolves. */
+  async function changed(accountId: string): Promise<void> {
+    policies.invalidate(accountId);
+    await deps.changes?.announce(accountId);
+  }
 
   function toCustomAction(row: CustomActionRow): CustomAction | undefined {
     const schema = JSON.parse(row.schema) as Record<string, unknown>;
@@ -246,6 +291,8 @@ export function createVerdictService(deps: VerdictServiceDeps) {
       { action: envelope.action, payload: envelope.payload },
       {
         egress: policy.egress,
+        catalogue: policy.catalogue,
+        execution: policy.execution,
         // Methods, not arrow properties: a named closure per verdict costs a defineProperty.
         customActions(name) {
           return policy.actions.get(name)?.validate;
@@ -324,6 +371,14 @@ export function createVerdictService(deps: VerdictServiceDeps) {
   }
 
   return {
+    /**
+     * The account's policy as verdicts use it: the one settings port of the verdict domain, also
+     * read by the judgment engine. A cached value, or a promise when it must be read first.
+     */
+    policyFor(accountId: string): AccountPolicy | Promise<AccountPolicy> {
+      return policies.get(accountId);
+    },
+
     /** Judges one proposed action for the calling account. Never throws for any JSON body. */
     async evaluate(
       caller: Caller,
@@ -467,7 +522,7 @@ export function createVerdictService(deps: VerdictServiceDeps) {
         ]);
         return existing === undefined;
       });
-      policies.invalidate(caller.accountId);
+      await changed(caller.accountId);
       const row = await deps.repo.findAction(caller.accountId, name);
       return { action: rowView(row!), created };
     },
@@ -489,8 +544,11 @@ export function createVerdictService(deps: VerdictServiceDeps) {
           },
         ]);
       });
-      policies.invalidate(caller.accountId);
+      await changed(caller.accountId);
     },
+
+    // Catalogue rules, protected resources and execution settings (catalogue-settings.ts).
+    ...catalogueSettings,
   };
 
   async function saveSettings(
@@ -507,6 +565,8 @@ export function createVerdictService(deps: VerdictServiceDeps) {
       blocked_domains: '[]',
       loop_threshold: DEFAULT_LOOP_SETTINGS.threshold,
       loop_window_ms: DEFAULT_LOOP_SETTINGS.window_seconds * 1000,
+      protected_resources: JSON.stringify(EMPTY_PROTECTED_RESOURCES),
+      allow_opaque: DEFAULT_EXECUTION_SETTINGS.allow_opaque ? 1 : 0,
       updated_at: at,
     };
     await deps.db.transaction().execute(async (trx) => {
@@ -518,7 +578,7 @@ export function createVerdictService(deps: VerdictServiceDeps) {
         { accountId: caller.accountId, actor: caller.keyId, action: auditAction, details, at },
       ]);
     });
-    policies.invalidate(caller.accountId);
+    await changed(caller.accountId);
   }
 }
 

@@ -1,0 +1,55 @@
+import { describe } from 'vitest';
+import { type Case, familyTable } from './family-table.test-support.ts';
+
+const D = 'DEST_MUTATION';
+
+describe('frameworks and ORMs that drop the application database', () => {
+  familyTable([
+    ['npx prisma migrate reset --force', D],
+    ['prisma migrate reset --skip-seed', D],
+    ['npx prisma db push --force-reset', D],
+    ['bin/rails db:drop', D],
+    ['rails db:reset', D],
+    ['DISABLE_DATABASE_ENVIRONMENT_CHECK=1 bundle exec rake db:schema:load', D],
+    ['uv run python manage.py flush --noinput', D],
+    ['poetry run alembic downgrade base', D],
+    ['rake db:purge', D],
+    ['python manage.py flush --noinput', D],
+    ['python3 ./manage.py flush --no-input --database default', D],
+    ['./manage.py flush --noinput', D],
+    ['django-admin flush --settings=app.settings', D],
+    ['python -m django flush --noinput', D],
+    ['php artisan migrate:fresh --seed', D],
+    ['php artisan db:wipe --force', D],
+    ['php bin/console doctrine:database:drop --force', D],
+    ['npx sequelize-cli db:drop', D],
+    ['npx sequelize db:migrate:undo:all', D],
+    ['npx typeorm schema:drop -d src/data-source.ts', D],
+    ['npx knex migrate:rollback --all', D],
+    ['alembic downgrade base', D],
+    ['flask db downgrade base', D],
+    ['mix ecto.drop', D],
+    ['mix ecto.reset', D],
+    ['dotnet ef database drop --force', D],
+    ['dotnet ef database update 0', D],
+    // Look-alikes: forward migrations, status, previews, one step back.
+    ['npx prisma migrate deploy', null],
+    ['npx prisma migrate status', null],
+    ['npx prisma db push', null],
+    ['bin/rails db:migrate', null],
+    ['rails db:rollback', null],
+    ['python manage.py migrate', null],
+    ['python manage.py showmigrations', null],
+    ['php artisan migrate', null],
+    ['php artisan migrate:fresh --pretend', null],
+    ['php bin/console doctrine:schema:drop --dump-sql', null],
+    ['npx sequelize db:migrate', null],
+    ['npx knex migrate:rollback', null],
+    ['alembic downgrade -1', null],
+    ['alembic upgrade head', null],
+    ['flask db upgrade', null],
+    ['mix ecto.migrate', null],
+    ['dotnet ef database update', null],
+    ['python script.py flush', null],
+  ] satisfies Case[]);
+});
