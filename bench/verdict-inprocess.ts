@@ -1,7 +1,13 @@
-// In-process latency of the verdict engine per built-in action, for typical payloads.
+// In-process latency of the verdict engine per built-in action, for typical payloads, and the
+// time one 1 MB payload of every action takes (the body limit; see "Budgets" in the verdict README).
 // Usage: npx tsx bench/verdict-inprocess.ts [iterations per payload]
-// Targets for the typical rows (all but shell(struct)): p50 ≤ 50 µs, p99 ≤ 1 ms.
+// Targets: typical rows (all but shell(struct)) p50 ≤ 50 µs, p99 ≤ 1 ms; a 1 MB payload ≤ 100 ms
+// in the engine; a 1 MB agent.respond checked against a ledger by the verdict service ≤ 1 s.
+import { scratchDatabase } from '../scripts/lib/scratch-database.ts';
+import { loadConfig } from '../src/config.ts';
+import { createContainer } from '../src/container.ts';
 import { type EvaluateInput, evaluateAction } from '../src/domains/verdict/engine.ts';
+import { createLogger } from '../src/logger.ts';
 
 const iterations = Number(process.argv[2] ?? 2000);
 
@@ -102,4 +108,139 @@ for (const [action, inputs] of Object.entries(typical)) {
 console.log(
   missed.length === 0 ? 'typical rows: within p50 ≤ 50 µs, p99 ≤ 1 ms' : `over target: ${missed.join(', ')}`,
 );
-process.exitCode = missed.length === 0 ? 0 : 1;
+
+// --- 1 MB payloads ------------------------------------------------------------------------
+
+const MB = 1_000_000;
+const LARGE_RUNS = 5;
+const LARGE_ENGINE_TARGET_MS = 100;
+const LARGE_LEDGER_TARGET_MS = 1000;
+
+/** Varied English prose of about `size` characters (seeded, so every run judges the same text). */
+function prose(size: number): string {
+  const words =
+    'order parcel shipping support refund invoice customer team dashboard weekly number store region service database contract renewal pricing plan account manager deploy release version build pipeline weather lunch meeting'.split(
+      ' ',
+    );
+  let seed = 42;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  let text = '';
+  while (text.length < size) {
+    const n = 5 + Math.floor(next() * 10);
+    const sentence = Array.from({ length: n }, () => words[Math.floor(next() * words.length)]).join(' ');
+    text += `${sentence[0]!.toUpperCase()}${sentence.slice(1)}. `;
+  }
+  return text.slice(0, size);
+}
+
+const text = prose(MB);
+const rows = Array.from({ length: MB / 40 }, (_, i) => `(${i}, 'user${i}@example.com', 'active')`);
+const large: Record<string, EvaluateInput> = {
+  'shell.exec': {
+    action: 'shell.exec',
+    payload: { command: `printf '%s\n' '${text.replaceAll("'", '')}' > notes.txt` },
+  },
+  'db.query': {
+    action: 'db.query',
+    payload: { sql: `INSERT INTO users (id, email, status) VALUES ${rows.join(', ')}`.slice(0, MB) },
+  },
+  'http.request': {
+    action: 'http.request',
+    payload: {
+      url: 'https://api.github.com/repos/nodejs/node/issues',
+      method: 'POST',
+      body: JSON.stringify({ title: 'Weekly notes', body: text.slice(0, MB - 60) }),
+    },
+  },
+  'email.send': {
+    action: 'email.send',
+    payload: { to: ['ana@example.com'], subject: 'Weekly notes', body: text },
+  },
+  'agent.respond': { action: 'agent.respond', payload: { text } },
+};
+
+function timeMs(run: () => unknown): number {
+  const start = process.hrtime.bigint();
+  run();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+const largeMissed: string[] = [];
+console.log(`\n1 MB payloads, ${LARGE_RUNS} runs each after one warm-up (engine, no ledger)`);
+console.log('action'.padEnd(24), 'median ms'.padStart(10), 'max ms'.padStart(9));
+for (const [action, input] of Object.entries(large)) {
+  timeMs(() => evaluateAction(input));
+  const runs = Array.from({ length: LARGE_RUNS }, () => timeMs(() => evaluateAction(input))).sort(
+    (a, b) => a - b,
+  );
+  const max = runs[runs.length - 1]!;
+  if (max > LARGE_ENGINE_TARGET_MS) largeMissed.push(`${action} (1 MB)`);
+  console.log(action.padEnd(24), runs[LARGE_RUNS >> 1]!.toFixed(1).padStart(10), max.toFixed(1).padStart(9));
+}
+
+// The ledger's text check of agent.respond and email.send through the verdict service: a SQLite
+// ledger with the hash embedder and 36 facts, one of which the text's last sentence contradicts.
+const scratch = await scratchDatabase('sqlite', { prefix: 'arbiter_bench' });
+const container = await createContainer(
+  loadConfig({ ...scratch.env, ARBITER_EMBEDDER: 'hash' }),
+  createLogger('warn'),
+);
+try {
+  const { account, key } = await container.services.accounts.create({
+    email: 'bench-large@example.com',
+    name: 'bench',
+  });
+  const facts = [
+    'The support line is closed on Sundays.',
+    'Refunds are processed within 14 days.',
+    ...Array.from({ length: 34 }, (_, i) => `Service ${i} runs on port ${8000 + i} in region eu-${i}.`),
+  ];
+  for (const claim of facts)
+    await container.services.ledger.store(account.id, 'bench', { claim, source: 'bench', confidence: 1 });
+  const caller = { accountId: account.id, keyId: key.id };
+  const ending = ' The support line is open on Sundays.';
+  // Each run says something new: the same failing call repeated is a loop (RATE_LIMIT_EXCEEDED).
+  const said = (run: number) => `Run ${run}. ${text.slice(0, MB - ending.length - 12)}${ending}`;
+  const withLedger: Record<string, (run: number) => EvaluateInput> = {
+    'agent.respond + ledger': (run) => ({ action: 'agent.respond', payload: { text: said(run) } }),
+    'email.send + ledger': (run) => ({
+      action: 'email.send',
+      payload: { to: 'ana@example.com', subject: 'Notes', body: said(run) },
+    }),
+  };
+  for (const [name, input] of Object.entries(withLedger)) {
+    let run = 0;
+    const once = async () => {
+      const body = input(run++);
+      const start = performance.now();
+      const result = await container.services.verdicts.evaluate(caller, body, undefined);
+      if (result.verdict.error?.code !== 'CONFLICT_DETECTED')
+        throw new Error(`${name}: expected CONFLICT_DETECTED, got ${result.verdict.error?.code ?? 'safe'}`);
+      return performance.now() - start;
+    };
+    await once();
+    const runs: number[] = [];
+    for (let i = 0; i < LARGE_RUNS; i++) runs.push(await once());
+    runs.sort((a, b) => a - b);
+    const max = runs[runs.length - 1]!;
+    if (max > LARGE_LEDGER_TARGET_MS) largeMissed.push(name);
+    console.log(
+      name.padEnd(24),
+      runs[LARGE_RUNS >> 1]!.toFixed(1).padStart(10),
+      max.toFixed(1).padStart(9),
+      '(verdict service, SQLite ledger, hash embedder, 36 facts)',
+    );
+  }
+} finally {
+  await container.close();
+  await scratch.drop();
+}
+console.log(
+  largeMissed.length === 0
+    ? `1 MB rows: engine ≤ ${LARGE_ENGINE_TARGET_MS} ms, with the ledger ≤ ${LARGE_LEDGER_TARGET_MS} ms`
+    : `1 MB rows over target: ${largeMissed.join(', ')}`,
+);
+process.exitCode = missed.length === 0 && largeMissed.length === 0 ? 0 : 1;
