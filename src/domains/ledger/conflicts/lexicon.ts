@@ -1,3 +1,4 @@
+import { lookupTable } from '../../../lib/lookup-table.ts';
 /**
  * Word lists the contradiction checker reasons with. Written for general English statements
  * (facts an agent stores about systems, people, events), not for any evaluation corpus.
@@ -247,7 +248,7 @@ export const NEGATING_PREFIXES = ['un', 'in', 'im', 'il', 'ir', 'dis', 'non', 'n
  * General terms that a more specific one implies: a statement about "a man" also speaks about
  * "a person". Used only to align the two statements, never to report a mismatch.
  */
-export const HYPERNYMS: Record<string, string[]> = {
+export const HYPERNYMS: Record<string, string[]> = lookupTable({
   man: ['person', 'someone', 'people'],
   woman: ['person', 'someone', 'people', 'lady'],
   lady: ['woman', 'person', 'someone'],
@@ -298,10 +299,10 @@ export const HYPERNYMS: Record<string, string[]> = {
   large: ['big'],
   small: ['little'],
   little: ['small'],
-};
+});
 
 /** Canonical spellings for words whose inflections the light stemmer does not join. */
-export const IRREGULAR: Record<string, string> = {
+export const IRREGULAR: Record<string, string> = lookupTable({
   men: 'man',
   women: 'woman',
   children: 'child',
@@ -363,9 +364,9 @@ export const IRREGULAR: Record<string, string> = {
   best: 'good',
   worse: 'bad',
   worst: 'bad',
-};
+});
 
-export const NUMBER_WORDS: Record<string, number> = {
+export const NUMBER_WORDS: Record<string, number> = lookupTable({
   zero: 0,
   two: 2,
   three: 3,
@@ -400,4 +401,4 @@ export const NUMBER_WORDS: Record<string, number> = {
   dozen: 12,
   twice: 2,
   thrice: 3,
-};
+});

@@ -1,3 +1,4 @@
+import { lookupTable } from '../../../lib/lookup-table.ts';
 /** Check digits and number-plan rules that tell real identifiers from look-alike digit runs. */
 
 export function luhnValid(digits: string): boolean {
@@ -17,7 +18,7 @@ export function luhnValid(digits: string): boolean {
 }
 
 /** IBAN lengths per country (ISO 13616 registry). */
-export const IBAN_LENGTHS: Readonly<Record<string, number>> = {
+export const IBAN_LENGTHS: Readonly<Record<string, number>> = lookupTable({
   AD: 24,
   AE: 23,
   AL: 28,
@@ -107,7 +108,7 @@ export const IBAN_LENGTHS: Readonly<Record<string, number>> = {
   VG: 24,
   XK: 20,
   YE: 30,
-};
+});
 
 /** ISO 7064 mod 97-10 over the rearranged IBAN, computed piecewise to stay in safe integers. */
 export function ibanValid(iban: string): boolean {

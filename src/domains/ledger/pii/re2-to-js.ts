@@ -1,3 +1,4 @@
+import { lookupTable } from '../../../lib/lookup-table.ts';
 /**
  * Translates the RE2 (Go) regular expressions of the gitleaks rule set into JavaScript ones.
  *
@@ -16,7 +17,7 @@ export interface JsPattern {
 
 export type Conversion = { ok: true; pattern: JsPattern } | { ok: false; reason: string };
 
-const POSIX_CLASSES: Record<string, string> = {
+const POSIX_CLASSES: Record<string, string> = lookupTable({
   alnum: 'a-zA-Z0-9',
   alpha: 'a-zA-Z',
   digit: '0-9',
@@ -26,7 +27,7 @@ const POSIX_CLASSES: Record<string, string> = {
   xdigit: '0-9A-Fa-f',
   word: '\\w',
   punct: '!-\\/:-@\\[-`{-~',
-};
+});
 
 interface Frame {
   caseInsensitive: boolean;
