@@ -22,6 +22,7 @@ import { registerMetrics } from './http/metrics.ts';
 import { opsRoutes } from './http/ops-routes.ts';
 import { lazyChildLoggerFactory } from './http/request-logger.ts';
 import { registerValidation } from './http/validation.ts';
+import { mcpRoutes } from './integrations/mcp-http.ts';
 
 export const API_VERSION = '2026-11-22';
 
@@ -128,6 +129,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   await app.register(auditRoutes(container.audit.repo));
   await app.register(gdprRoutes(services.gdpr));
   await app.register(webhooksRoutes(services.webhooks));
+  await app.register(mcpRoutes());
   if (config.adminToken) await app.register(adminRoutes(services.accounts, config.adminToken));
 
   await app.ready();

@@ -119,6 +119,46 @@ keys
     }),
   );
 
+const mcp = program
+  .command('mcp')
+  .description('MCP server on stdio with the tools evaluate_action, judge_action, remember, recall')
+  .action(async () => {
+    const { runStdioServer } = await import('./integrations/mcp-server.ts');
+    await runStdioServer();
+  });
+mcp
+  .command('guard')
+  .description('Wrap a stdio MCP server and judge every tools/call before it reaches the server')
+  .argument('<command>', 'the MCP server to run, after --')
+  .argument('[args...]', "the server's arguments")
+  .option('--config <file>', 'JSON file mapping tool names and arguments to Arbiter actions')
+  .option('--fail-open', 'let calls through when Arbiter cannot be reached (default: refuse them)')
+  .option('--monitor', 'never refuse; only record what would have been decided')
+  .option('--approval-timeout <seconds>', 'how long an escalation waits for a human', '300')
+  .action(
+    async (
+      command: string,
+      args: string[],
+      opts: { config?: string; failOpen?: boolean; monitor?: boolean; approvalTimeout: string },
+    ) => {
+      const { runGuard } = await import('./integrations/mcp-guard.ts');
+      await runGuard({ command, args, ...opts });
+    },
+  );
+
+program
+  .command('hook')
+  .description('Hooks for coding agents')
+  .command('claude-code')
+  .description('Claude Code PreToolUse hook: reads the event on stdin, prints allow, deny or ask')
+  .option('--fail-open', 'allow when Arbiter cannot be reached (default: deny)')
+  .option('--monitor', 'never deny; only record what would have been decided')
+  .option('--actor <name>', 'actor of the calls sent to the judgment engine', 'claude-code')
+  .action(async (opts: { failOpen?: boolean; monitor?: boolean; actor: string }) => {
+    const { runClaudeCodeHook } = await import('./integrations/claude-code-hook.ts');
+    await runClaudeCodeHook(opts);
+  });
+
 try {
   await program.parseAsync(process.argv);
 } catch (err) {

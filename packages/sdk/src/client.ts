@@ -1,0 +1,220 @@
+import createClient, { type Client } from 'openapi-fetch';
+import { ArbiterError, errorFromBody } from './errors.ts';
+import type { paths } from './generated/openapi.ts';
+import { type MappedCall, mapToolCall, type ToolCall } from './tool-calls.ts';
+import { resilientFetch } from './transport.ts';
+
+type JsonBody<T> = T extends { content: { 'application/json': infer B } } ? B : never;
+
+export type Verdict = JsonBody<paths['/v1/evaluate']['post']['responses'][200]>;
+export type JudgeInput = JsonBody<NonNullable<paths['/v2/actions/evaluate']['post']['requestBody']>>;
+export type Judgment = JsonBody<paths['/v2/actions/evaluate']['post']['responses'][200]>;
+export type Evaluation = JsonBody<paths['/v2/actions/evaluations/{id}']['get']['responses'][200]>;
+export type RememberInput = JsonBody<NonNullable<paths['/v2/vault/store']['post']['requestBody']>>;
+export type Remembered = JsonBody<paths['/v2/vault/store']['post']['responses'][201]>;
+export type Fact = JsonBody<paths['/v2/vault/search']['post']['responses'][200]>['results'][number];
+
+/** What the ledger knows about a query: the relevant facts, or explicitly nothing. */
+export type Recall = { status: 'known'; facts: Fact[] } | { status: 'unknown'; facts: [] };
+
+export type FailMode = 'closed' | 'open';
+export type Mode = 'enforce' | 'monitor';
+
+/** What to do with a tool call: run it, refuse it, or ask a human first. */
+export interface GuardDecision {
+  decision: 'allow' | 'deny' | 'ask';
+  /** The verdict or gate code behind a refusal (DEST_MUTATION, FILESYSTEM_DENIED, …), or UNREACHABLE. */
+  code: string | undefined;
+  reason: string;
+  /** The judgment evaluation, when the judgment engine decided; an escalation is decided on it. */
+  evaluationId: string | undefined;
+  /** How the call was judged. */
+  judgedAs: MappedCall;
+  /** In monitor mode the decision is always `allow`; this is what enforcement would have decided. */
+  enforced: Omit<GuardDecision, 'enforced' | 'judgedAs'> | undefined;
+}
+
+export interface ArbiterOptions {
+  /** Where the service listens, e.g. http://127.0.0.1:8080. */
+  baseUrl: string;
+  apiKey: string;
+  /** Per attempt, in milliseconds (default 5000). */
+  timeoutMs?: number;
+  /** Further attempts after the first (default 2). */
+  retries?: number;
+  /** Longest `Retry-After` waited for before giving up (default 5000 ms). */
+  maxRetryDelayMs?: number;
+  /** When the service cannot be reached: refuse the tool call (`closed`, the default) or let it run. */
+  failMode?: FailMode;
+  /** `monitor` never blocks a tool call; it only records what would have happened. Default `enforce`. */
+  mode?: Mode;
+  /** Who proposes the actions sent to the judgment engine (default `agent`), and with which role. */
+  actor?: string;
+  actorRole?: JudgeInput['actor_role'];
+  /** Impact scope of tool calls sent to the judgment engine (default `internal`). */
+  impactScope?: JudgeInput['impact_scope'];
+  /** Called with every decision of `check`, in both modes. */
+  onDecision?: (decision: GuardDecision, call: ToolCall) => void;
+  fetch?: typeof fetch;
+}
+
+export interface WaitOptions {
+  /** Give up after this long and return the evaluation still pending (default 5 minutes). */
+  timeoutMs?: number;
+  /** Time between two looks (default 1000 ms). */
+  intervalMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface Arbiter {
+  /** The typed client for every route of the API. */
+  readonly api: Client<paths>;
+  readonly options: Readonly<Required<Omit<ArbiterOptions, 'onDecision' | 'fetch'>>>;
+  /** A verdict on a proposed action (`/v1/evaluate`). Unsafe is a verdict, not an error. */
+  evaluate(action: string, payload: Record<string, unknown>): Promise<Verdict>;
+  /** The judgment engine's decision (`/v2/actions/evaluate`): ALLOWED, BLOCKED or ESCALATE with its gates. */
+  judge(input: JudgeInput): Promise<Judgment>;
+  /** Waits until a human approves or denies an escalation, it expires, or `timeoutMs` passes. */
+  waitForDecision(evaluationId: string, options?: WaitOptions): Promise<Evaluation>;
+  /** Stores a claim in the ledger; retried writes are stored once. */
+  remember(input: RememberInput): Promise<Remembered>;
+  /** The facts relevant to a query, or `unknown` when nothing relevant is known. */
+  recall(query: string, topK?: number): Promise<Recall>;
+  /** Judges a tool call and applies `failMode` and `mode`: the one decision a guard needs. */
+  check(call: ToolCall, mapped?: MappedCall): Promise<GuardDecision>;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
+
+/** The body of an answer, or the error it stands for. */
+async function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): Promise<T> {
+  if (result.data !== undefined) return result.data;
+  throw errorFromBody(result.response.status, result.error);
+}
+
+function gateCode(judgment: Judgment): string | undefined {
+  for (const gate of Object.values(judgment.gates)) {
+    if (gate.outcome !== 'pass' && gate.code) return gate.code;
+  }
+  return undefined;
+}
+
+export function createArbiter(options: ArbiterOptions): Arbiter {
+  const settings = {
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    apiKey: options.apiKey,
+    timeoutMs: options.timeoutMs ?? 5000,
+    retries: options.retries ?? 2,
+    maxRetryDelayMs: options.maxRetryDelayMs ?? 5000,
+    failMode: options.failMode ?? 'closed',
+    mode: options.mode ?? 'enforce',
+    actor: options.actor ?? 'agent',
+    actorRole: options.actorRole ?? 'assistant',
+    impactScope: options.impactScope ?? 'internal',
+  } as const;
+  const api = createClient<paths>({
+    baseUrl: settings.baseUrl,
+    headers: { authorization: `Bearer ${settings.apiKey}` },
+    fetch: resilientFetch({
+      timeoutMs: settings.timeoutMs,
+      retries: settings.retries,
+      maxRetryDelayMs: settings.maxRetryDelayMs,
+      fetch: options.fetch ?? globalThis.fetch,
+    }),
+  });
+
+  async function evaluate(action: string, payload: Record<string, unknown>): Promise<Verdict> {
+    const result = await api.POST('/v1/evaluate', { body: { action, payload } });
+    // 409 and 412 answers are verdicts too (CONFLICT_DETECTED, STATE_DRIFT).
+    const body = result.data ?? result.error;
+    if (body && typeof (body as Verdict).is_safe === 'boolean') return body as Verdict;
+    throw errorFromBody(result.response.status, result.error);
+  }
+
+  const judge = async (input: JudgeInput) => unwrap(await api.POST('/v2/actions/evaluate', { body: input }));
+
+  async function waitForDecision(evaluationId: string, wait: WaitOptions = {}): Promise<Evaluation> {
+    const deadline = Date.now() + (wait.timeoutMs ?? 300_000);
+    for (;;) {
+      const evaluation = await unwrap(
+        await api.GET('/v2/actions/evaluations/{id}', { params: { path: { id: evaluationId } } }),
+      );
+      if (evaluation.status !== 'pending') return evaluation;
+      const left = deadline - Date.now();
+      if (left <= 0) return evaluation;
+      await sleep(Math.min(wait.intervalMs ?? 1000, left), wait.signal);
+    }
+  }
+
+  const remember = async (input: RememberInput) => unwrap(await api.POST('/v2/vault/store', { body: input }));
+
+  async function recall(query: string, topK = 5): Promise<Recall> {
+    const { results } = await unwrap(await api.POST('/v2/vault/search', { body: { query, top_k: topK } }));
+    return results.length === 0 ? { status: 'unknown', facts: [] } : { status: 'known', facts: results };
+  }
+
+  async function enforced(mapped: MappedCall): Promise<Omit<GuardDecision, 'enforced' | 'judgedAs'>> {
+    try {
+      if (mapped.kind === 'verdict') {
+        const verdict = await evaluate(mapped.action, mapped.payload);
+        return verdict.is_safe
+          ? { decision: 'allow', code: undefined, reason: 'safe', evaluationId: undefined }
+          : {
+              decision: 'deny',
+              code: verdict.error?.code,
+              reason: verdict.error?.message ?? 'unsafe',
+              evaluationId: undefined,
+            };
+      }
+      const judgment = await judge({
+        action_type: mapped.action_type,
+        actor: settings.actor,
+        actor_role: settings.actorRole,
+        payload: mapped.payload,
+        impact_scope: settings.impactScope,
+      });
+      const decision =
+        judgment.decision === 'ALLOWED' ? 'allow' : judgment.decision === 'BLOCKED' ? 'deny' : 'ask';
+      return {
+        decision,
+        code: decision === 'allow' ? undefined : (gateCode(judgment) ?? judgment.decision),
+        reason: judgment.reason,
+        evaluationId: judgment.evaluation_id,
+      };
+    } catch (err) {
+      if (!(err instanceof ArbiterError) || !err.unreachable) throw err;
+      return {
+        decision: settings.failMode === 'open' ? 'allow' : 'deny',
+        code: 'UNREACHABLE',
+        reason: `${err.message}; failing ${settings.failMode}`,
+        evaluationId: undefined,
+      };
+    }
+  }
+
+  async function check(call: ToolCall, mapped = mapToolCall(call)): Promise<GuardDecision> {
+    const outcome = await enforced(mapped);
+    const decision: GuardDecision =
+      settings.mode === 'monitor'
+        ? {
+            decision: 'allow',
+            code: undefined,
+            reason: `monitor mode: would ${outcome.decision}`,
+            evaluationId: outcome.evaluationId,
+            judgedAs: mapped,
+            enforced: outcome,
+          }
+        : { ...outcome, judgedAs: mapped, enforced: undefined };
+    options.onDecision?.(decision, call);
+    return decision;
+  }
+
+  return { api, options: settings, evaluate, judge, waitForDecision, remember, recall, check };
+}

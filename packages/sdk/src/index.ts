@@ -1,0 +1,28 @@
+export {
+  type Arbiter,
+  type ArbiterOptions,
+  createArbiter,
+  type Evaluation,
+  type Fact,
+  type FailMode,
+  type GuardDecision,
+  type JudgeInput,
+  type Judgment,
+  type Mode,
+  type Recall,
+  type Remembered,
+  type RememberInput,
+  type Verdict,
+  type WaitOptions,
+} from './client.ts';
+export {
+  ArbiterError,
+  type ArbiterErrorCode,
+  type ClientErrorCode,
+  SERVICE_ERROR_CODES,
+  type ServiceErrorCode,
+} from './errors.ts';
+export type { components, paths } from './generated/openapi.ts';
+export { type MappedCall, mapToolCall, type ToolCall, type VerdictAction } from './tool-calls.ts';
+export { retryAfterMs } from './transport.ts';
+export { verifyWebhook, type WebhookHeaders } from './webhooks.ts';

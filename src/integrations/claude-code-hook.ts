@@ -1,0 +1,108 @@
+import { type Arbiter, ArbiterError, type GuardDecision, type MappedCall } from '@arbiter/sdk';
+
+/** What a Claude Code `PreToolUse` hook prints on stdout. */
+export interface PreToolUseOutput {
+  hookSpecificOutput: {
+    hookEventName: 'PreToolUse';
+    permissionDecision: 'allow' | 'deny' | 'ask';
+    permissionDecisionReason: string;
+  };
+}
+
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** Claude Code's built-in tools, by name; any other tool (MCP tools included) goes to the judgment engine. */
+export function mapClaudeCodeTool(toolName: string, input: Record<string, unknown>): MappedCall {
+  switch (toolName) {
+    case 'Bash':
+      return { kind: 'verdict', action: 'shell.exec', payload: { command: str(input.command) } };
+    case 'Read':
+      return { kind: 'verdict', action: 'fs.read', payload: { path: str(input.file_path) } };
+    case 'Write':
+      return {
+        kind: 'verdict',
+        action: 'fs.write',
+        payload: { path: str(input.file_path), content: str(input.content) },
+      };
+    case 'Edit':
+      return {
+        kind: 'verdict',
+        action: 'fs.write',
+        payload: { path: str(input.file_path), content: str(input.new_string) },
+      };
+    case 'MultiEdit': {
+      const edits = Array.isArray(input.edits) ? input.edits : [];
+      const content = edits.map((e) => str((e as { new_string?: unknown } | null)?.new_string)).join('\n');
+      return { kind: 'verdict', action: 'fs.write', payload: { path: str(input.file_path), content } };
+    }
+    case 'WebFetch':
+      return { kind: 'verdict', action: 'http.request', payload: { url: str(input.url) } };
+    default:
+      return { kind: 'judgment', action_type: toolName, payload: input };
+  }
+}
+
+function output(decision: GuardDecision['decision'], reason: string): PreToolUseOutput {
+  return {
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: decision,
+      permissionDecisionReason: reason,
+    },
+  };
+}
+
+/**
+ * Decides one `PreToolUse` event: deny an unsafe verdict or a BLOCKED judgment, ask a human on
+ * ESCALATE, allow the rest. Unreadable input is denied: a hook that cannot tell must not allow.
+ */
+export async function decidePreToolUse(arbiter: Arbiter, stdin: string): Promise<PreToolUseOutput> {
+  let event: { tool_name?: unknown; tool_input?: unknown };
+  try {
+    event = JSON.parse(stdin) as typeof event;
+  } catch {
+    return output('deny', 'Arbiter: the hook input is not JSON');
+  }
+  if (typeof event?.tool_name !== 'string' || event.tool_name === '') {
+    return output('deny', 'Arbiter: the hook input has no tool_name');
+  }
+  const input =
+    event.tool_input && typeof event.tool_input === 'object'
+      ? (event.tool_input as Record<string, unknown>)
+      : {};
+  const mapped = mapClaudeCodeTool(event.tool_name, input);
+  let decision: GuardDecision;
+  try {
+    decision = await arbiter.check({ name: event.tool_name, args: input }, mapped);
+  } catch (err) {
+    // The service answered with an error (a revoked key, a refused request): not a safe answer.
+    const what = err instanceof ArbiterError ? `${err.code}: ${err.message}` : String(err);
+    return output('deny', `Arbiter: ${what}`);
+  }
+  const what = mapped.kind === 'verdict' ? mapped.action : `${mapped.action_type} (judgment)`;
+  const reason = decision.code ? `${decision.code}: ${decision.reason}` : decision.reason;
+  return output(decision.decision, `Arbiter on ${what}: ${reason}`);
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** `arbiter hook claude-code`: reads the event on stdin, prints the decision, exits 0. */
+export async function runClaudeCodeHook(options: {
+  failOpen?: boolean;
+  monitor?: boolean;
+  actor: string;
+}): Promise<void> {
+  const { arbiterFromEnv } = await import('./client-from-env.ts');
+  const arbiter = arbiterFromEnv(process.env, {
+    failMode: options.failOpen ? 'open' : 'closed',
+    mode: options.monitor ? 'monitor' : 'enforce',
+    actor: options.actor,
+    timeoutMs: 5000,
+    retries: 1,
+  });
+  process.stdout.write(`${JSON.stringify(await decidePreToolUse(arbiter, await readStdin()))}\n`);
+}

@@ -1,0 +1,190 @@
+import { readFileSync } from 'node:fs';
+import type { Arbiter, GuardDecision, MappedCall } from '@arbiter/sdk';
+import { mapToolCall } from '@arbiter/sdk';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { toolError } from './mcp-server.ts';
+
+/**
+ * The guard's configuration file. `tools` maps a tool name to a verdict action, with the payload
+ * fields taken from the named arguments, or to the judgment engine under an action type of its own.
+ */
+export const GuardConfigSchema = z
+  .object({
+    actor: z.string().min(1).max(200).optional(),
+    actor_role: z.enum(['user', 'admin', 'assistant']).optional(),
+    impact_scope: z.enum(['internal', 'external', 'critical']).optional(),
+    tools: z
+      .record(
+        z.string(),
+        z.union([
+          z
+            .object({
+              action: z.string().min(1),
+              /** payload field → argument name; without it the arguments are the payload. */
+              payload: z.record(z.string(), z.string()).optional(),
+            })
+            .strict(),
+          z.object({ action_type: z.string().min(1).max(200) }).strict(),
+        ]),
+      )
+      .default({}),
+  })
+  .strict();
+
+export type GuardConfig = z.infer<typeof GuardConfigSchema>;
+
+export function readGuardConfig(file: string): GuardConfig {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`cannot read the guard configuration ${file}: ${(err as Error).message}`);
+  }
+  const parsed = GuardConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new Error(`invalid guard configuration ${file}: ${problems.join('; ')}`);
+  }
+  return parsed.data;
+}
+
+/** How a tool call is judged: the configuration's mapping first, then the argument names. */
+export function mapGuardedCall(config: GuardConfig, name: string, args: Record<string, unknown>): MappedCall {
+  const rule = config.tools[name];
+  if (rule && 'action_type' in rule)
+    return { kind: 'judgment', action_type: rule.action_type, payload: args };
+  if (rule) {
+    const payload = rule.payload
+      ? Object.fromEntries(
+          Object.entries(rule.payload)
+            .filter(([, arg]) => args[arg] !== undefined)
+            .map(([field, arg]) => [field, args[arg]]),
+        )
+      : args;
+    // A configured action is judged by the verdict engine, whatever its name.
+    return { kind: 'verdict', action: rule.action as never, payload };
+  }
+  return mapToolCall({ name, args });
+}
+
+export interface GuardOptions {
+  config: GuardConfig;
+  /** How long an escalation waits for a human before the call is refused. */
+  approvalTimeoutMs: number;
+  approvalIntervalMs?: number;
+}
+
+type Decided = { forward: true } | { forward: false; result: ReturnType<typeof toolError> };
+
+/** Decides one tools/call: forward it to the server, or answer it with a tool error. */
+export async function decideToolCall(
+  arbiter: Arbiter,
+  options: GuardOptions,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Decided> {
+  let decision: GuardDecision;
+  try {
+    decision = await arbiter.check({ name, args }, mapGuardedCall(options.config, name, args));
+  } catch (err) {
+    return { forward: false, result: toolError('ARBITER_ERROR', (err as Error).message) };
+  }
+  if (decision.decision === 'allow') return { forward: true };
+  if (decision.decision === 'deny') {
+    return { forward: false, result: toolError(decision.code ?? 'DENIED', decision.reason) };
+  }
+  const evaluation = await arbiter.waitForDecision(decision.evaluationId!, {
+    timeoutMs: options.approvalTimeoutMs,
+    ...(options.approvalIntervalMs ? { intervalMs: options.approvalIntervalMs } : {}),
+  });
+  if (evaluation.outcome === 'ALLOWED') return { forward: true };
+  return {
+    forward: false,
+    result: toolError(
+      evaluation.status === 'pending' ? 'ESCALATION_TIMEOUT' : 'ESCALATION_DENIED',
+      evaluation.status === 'pending'
+        ? `no human decided within ${Math.round(options.approvalTimeoutMs / 1000)} s (${decision.reason})`
+        : `the escalation was ${evaluation.status}${evaluation.comment ? `: ${evaluation.comment}` : ''}`,
+    ),
+  };
+}
+
+interface Transport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onclose?: () => void;
+  send(message: JSONRPCMessage): Promise<void>;
+  close(): Promise<void>;
+  start(): Promise<void>;
+}
+
+/**
+ * Relays JSON-RPC between a client and a server, holding every `tools/call` until Arbiter allows
+ * it. A refused call is answered by the guard itself: the server never receives it.
+ */
+export function relay(client: Transport, server: Transport, arbiter: Arbiter, options: GuardOptions): void {
+  client.onmessage = (message) => {
+    const request = message as {
+      method?: string;
+      id?: string | number;
+      params?: { name?: unknown; arguments?: unknown };
+    };
+    if (request.method !== 'tools/call' || request.id === undefined) {
+      void server.send(message);
+      return;
+    }
+    const name = typeof request.params?.name === 'string' ? request.params.name : '';
+    const args =
+      request.params?.arguments && typeof request.params.arguments === 'object'
+        ? (request.params.arguments as Record<string, unknown>)
+        : {};
+    void decideToolCall(arbiter, options, name, args).then((decided) =>
+      decided.forward
+        ? server.send(message)
+        : client.send({ jsonrpc: '2.0', id: request.id!, result: decided.result }),
+    );
+  };
+  server.onmessage = (message) => void client.send(message);
+  server.onclose = () => void client.close();
+  client.onclose = () => void server.close();
+}
+
+/** `arbiter mcp guard [--config FILE] -- <command> [args…]`. */
+export async function runGuard(opts: {
+  command: string;
+  args: string[];
+  config?: string;
+  failOpen?: boolean;
+  monitor?: boolean;
+  approvalTimeout: string;
+}): Promise<void> {
+  const seconds = Number(opts.approvalTimeout);
+  if (!Number.isFinite(seconds) || seconds < 0)
+    throw new Error('--approval-timeout must be a number of seconds');
+  const config = opts.config ? readGuardConfig(opts.config) : GuardConfigSchema.parse({});
+  const [{ StdioServerTransport }, { StdioClientTransport, getDefaultEnvironment }, { arbiterFromEnv }] =
+    await Promise.all([
+      import('@modelcontextprotocol/sdk/server/stdio.js'),
+      import('@modelcontextprotocol/sdk/client/stdio.js'),
+      import('./client-from-env.ts'),
+    ]);
+  const arbiter = arbiterFromEnv(process.env, {
+    failMode: opts.failOpen ? 'open' : 'closed',
+    mode: opts.monitor ? 'monitor' : 'enforce',
+    ...(config.actor ? { actor: config.actor } : {}),
+    ...(config.actor_role ? { actorRole: config.actor_role } : {}),
+    ...(config.impact_scope ? { impactScope: config.impact_scope } : {}),
+  });
+  // The wrapped server gets the guard's environment, but not the key that lets it ask Arbiter.
+  const { ARBITER_API_KEY: _key, ...env } = { ...getDefaultEnvironment(), ...process.env };
+  const server = new StdioClientTransport({
+    command: opts.command,
+    args: opts.args,
+    env: env as Record<string, string>,
+    stderr: 'inherit',
+  });
+  const client = new StdioServerTransport();
+  relay(client, server, arbiter, { config, approvalTimeoutMs: seconds * 1000 });
+  await server.start();
+  await client.start();
+}
