@@ -15,6 +15,7 @@ import {
   TextFactChecker,
 } from './conflicts.ts';
 import type { Embedder } from './embeddings/embedder.ts';
+import { QueryVectorCache } from './embeddings/query-cache.ts';
 import { type PiiType, scrub } from './pii/scrubber.ts';
 import {
   type ClaimRow,
@@ -27,13 +28,14 @@ import {
   type VersionRow,
 } from './repo.ts';
 import {
-  fuseRankings,
+  normalisedLexical,
   type RelevanceFloor,
-  rankByRelevanceAndConfidence,
+  rankCandidates,
   relevanceFloorFor,
 } from './search/hybrid.ts';
 import { lexicalOverlap } from './search/lexical.ts';
 import { CANDIDATES_PER_SIDE } from './search/memory-index.ts';
+import { analyseQuery, withoutPlaceholders } from './search/question.ts';
 import type { FullTextIndex } from './storage/full-text.ts';
 import { AccountPostings } from './storage/sparse-scan.ts';
 import type { NearestHit, VectorIndex } from './storage/vector-index.ts';
@@ -138,6 +140,7 @@ export interface LedgerServiceDeps {
 export function createLedgerService(deps: LedgerServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const { repo } = deps;
+  const queryVectors = new QueryVectorCache();
 
   async function embedOne(text: string): Promise<{ vector: Float32Array; embedder: Embedder }> {
     const embedder = await deps.embedder();
@@ -580,28 +583,31 @@ export function createLedgerService(deps: LedgerServiceDeps) {
     /** Relevant active claims, ranked by relevance × confidence; empty when nothing is relevant. */
     async search(accountId: string, query: string, topK: number): Promise<SearchHit[]> {
       const scrubbed = scrub(query).text;
-      const { vector, embedder } = await embedOne(scrubbed);
+      const embedder = await deps.embedder();
+      const vector = await queryVectors.embed(embedder, scrubbed);
       const floor: RelevanceFloor = relevanceFloorFor(embedder.id);
-      const [nearest, lexical] = await Promise.all([
+      const [nearest, lexicalHits] = await Promise.all([
         deps.vectors.nearest(accountId, vector, CANDIDATES_PER_SIDE),
         deps.fullText.search(accountId, scrubbed, CANDIDATES_PER_SIDE),
       ]);
-      const rowkeys = [...new Set([...nearest.map((n) => n.rowkey), ...lexical.map((l) => l.rowkey)])];
+      const rowkeys = [...new Set([...nearest.map((n) => n.rowkey), ...lexicalHits.map((l) => l.rowkey)])];
       const rows = new Map((await repo.activeByRowkeys(accountId, rowkeys)).map((r) => [r.rowkey, r]));
       const cosine = new Map(nearest.map((n) => [n.rowkey, n.cosine]));
-      const missing = lexical.map((l) => l.rowkey).filter((r) => !cosine.has(r) && rows.has(r));
+      const missing = lexicalHits.map((l) => l.rowkey).filter((r) => !cosine.has(r) && rows.has(r));
       for (const [r, v] of await repo.vectorsByRowkeys(missing)) cosine.set(r, dot(vector, v));
-      const key = (r: number) => String(r);
-      const fused = fuseRankings(
-        nearest.filter((n) => rows.has(n.rowkey)).map((n) => ({ id: key(n.rowkey), cosine: n.cosine })),
-        lexical.filter((l) => rows.has(l.rowkey)).map((l) => ({ id: key(l.rowkey), score: l.score })),
-        (id) => ({
-          cosine: cosine.get(Number(id)) ?? 0,
-          overlap: lexicalOverlap(scrubbed, rows.get(Number(id))!.claim),
-        }),
+      const lexical = normalisedLexical(
+        lexicalHits.filter((l) => rows.has(l.rowkey)).map((l) => ({ id: String(l.rowkey), score: l.score })),
       );
-      const ranked = rankByRelevanceAndConfidence(
-        fused,
+      const candidates = [...rows.values()].map((row) => ({
+        id: String(row.rowkey),
+        text: row.claim,
+        cosine: cosine.get(row.rowkey) ?? 0,
+        lexical: lexical.get(String(row.rowkey)) ?? 0,
+        overlap: lexicalOverlap(withoutPlaceholders(scrubbed), withoutPlaceholders(row.claim)),
+      }));
+      const ranked = rankCandidates(
+        analyseQuery(scrubbed),
+        candidates,
         (id) => rows.get(Number(id))!.confidence,
         floor,
         topK,

@@ -1,12 +1,13 @@
 import type { Embedder } from '../embeddings/embedder.ts';
 import {
   exactNearest,
-  fuseRankings,
-  type RankedClaim,
+  normalisedLexical,
   type RelevanceFloor,
-  rankByRelevanceAndConfidence,
+  rankCandidates,
+  type ScoredClaim,
 } from './hybrid.ts';
 import { Bm25Index, lexicalOverlap } from './lexical.ts';
+import { analyseQuery } from './question.ts';
 
 export interface IndexedClaim {
   id: string;
@@ -38,26 +39,34 @@ export class InMemoryHybridIndex {
     });
   }
 
-  async search(query: string, limit = 10): Promise<RankedClaim[]> {
+  async search(query: string, limit = 10): Promise<ScoredClaim[]> {
     const [q] = await this.embedder.embed([query]);
     return this.searchWithVector(query, q!, limit);
   }
 
-  searchWithVector(query: string, q: Float32Array, limit = 10): RankedClaim[] {
+  searchWithVector(query: string, q: Float32Array, limit = 10): ScoredClaim[] {
     const vector = exactNearest(
       q,
       [...this.claims.values()].map((c) => [c.id, c.vector] as [string, Float32Array]),
       CANDIDATES_PER_SIDE,
     );
-    const lexical = this.lexical.search(query, CANDIDATES_PER_SIDE);
-    const fused = fuseRankings(vector, lexical, (id) => {
+    const lexical = normalisedLexical(this.lexical.search(query, CANDIDATES_PER_SIDE));
+    const ids = new Set([...vector.map((h) => h.id), ...lexical.keys()]);
+    const candidates = [...ids].map((id) => {
       const claim = this.claims.get(id)!;
       let dot = 0;
       for (let i = 0; i < q.length; i++) dot += q[i]! * claim.vector[i]!;
-      return { cosine: dot, overlap: lexicalOverlap(query, claim.text) };
+      return {
+        id,
+        text: claim.text,
+        cosine: dot,
+        lexical: lexical.get(id) ?? 0,
+        overlap: lexicalOverlap(query, claim.text),
+      };
     });
-    return rankByRelevanceAndConfidence(
-      fused,
+    return rankCandidates(
+      analyseQuery(query),
+      candidates,
       (id) => this.claims.get(id)?.confidence ?? 0,
       this.floor,
       limit,

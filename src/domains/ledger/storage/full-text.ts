@@ -4,6 +4,7 @@ import type { Database } from '../../../db/schema.ts';
 import { FUNCTION_WORDS } from '../conflicts/lexicon.ts';
 import { normaliseWords } from '../embeddings/hash.ts';
 import { isStopword } from '../search/lexical.ts';
+import { withoutPlaceholders } from '../search/question.ts';
 
 export interface LexicalCandidate {
   rowkey: number;
@@ -39,7 +40,7 @@ export const MAX_TERM_CLAIMS = 5000;
  * typed can act as query syntax.
  */
 export function queryTerms(query: string): string[] {
-  const words = normaliseWords(query).filter(
+  const words = normaliseWords(withoutPlaceholders(query)).filter(
     (w) => /^[\p{L}\p{N}]+$/u.test(w) && !FUNCTION_WORDS.has(w) && !isStopword(w),
   );
   return [...new Set(words)].slice(0, MAX_QUERY_TERMS);
