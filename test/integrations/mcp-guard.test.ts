@@ -1,0 +1,181 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/process.ts';
+import { type RunningService, secondKey, startService } from './service.ts';
+
+const SERVER = path.resolve('test/integrations/fixtures/recording-mcp-server.mjs');
+
+interface Guarded {
+  client: Client;
+  /** The calls the wrapped server received. */
+  received(): Array<{ tool: string; args: Record<string, unknown> }>;
+  close(): Promise<void>;
+}
+
+/** A real MCP client → `arbiter mcp guard` → the recording MCP server. */
+async function guarded(env: Record<string, string>, guardArgs: string[] = []): Promise<Guarded> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-guard-'));
+  const recordFile = path.join(dir, 'calls.jsonl');
+  fs.writeFileSync(recordFile, '');
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', 'guard', ...guardArgs, '--', process.execPath, SERVER],
+    env: { ...(process.env as Record<string, string>), ...env, RECORD_FILE: recordFile },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'guard-test', version: '1.0.0' });
+  await client.connect(transport);
+  return {
+    client,
+    received: () =>
+      fs
+        .readFileSync(recordFile, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+    async close() {
+      await client.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const text = (result: unknown) =>
+  ((result as { content: Array<{ text: string }> }).content[0]?.text ?? '') as string;
+
+describe('arbiter mcp guard', () => {
+  let service: RunningService;
+  beforeAll(async () => {
+    service = await startService();
+  });
+  afterAll(() => service.stop());
+
+  it('refuses unsafe calls as tool errors that never reach the server, and passes safe ones', async () => {
+    const g = await guarded(service.env);
+    try {
+      expect((await g.client.listTools()).tools.map((t) => t.name).sort()).toEqual([
+        'execute_command',
+        'publish_note',
+        'read_file',
+      ]);
+      const shadow = await g.client.callTool({ name: 'read_file', arguments: { path: '/etc/shadow' } });
+      expect(shadow.isError).toBe(true);
+      expect(text(shadow)).toMatch(/^FILESYSTEM_DENIED: /);
+      const indirect = await g.client.callTool({
+        name: 'execute_command',
+        arguments: { command: 'X=rm; $X -rf /' },
+      });
+      expect(indirect.isError).toBe(true);
+      expect(text(indirect)).toMatch(/^[A-Z_]+: /);
+      expect(g.received()).toEqual([]);
+
+      const readme = await g.client.callTool({ name: 'read_file', arguments: { path: 'README.md' } });
+      expect(readme.isError).toBeFalsy();
+      expect(text(readme)).toBe('contents of README.md');
+      expect(g.received()).toEqual([{ tool: 'read_file', args: { path: 'README.md' } }]);
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('fails closed when Arbiter is down, open with --fail-open, and only records in --monitor', async () => {
+    const down = { ARBITER_URL: 'http://127.0.0.1:9', ARBITER_API_KEY: service.key };
+    const closed = await guarded(down);
+    const open = await guarded(down, ['--fail-open']);
+    const monitor = await guarded(service.env, ['--monitor']);
+    try {
+      const refused = await closed.client.callTool({ name: 'execute_command', arguments: { command: 'ls' } });
+      expect(refused.isError).toBe(true);
+      expect(text(refused)).toMatch(/^UNREACHABLE: /);
+      expect(closed.received()).toEqual([]);
+      const let_through = await open.client.callTool({
+        name: 'execute_command',
+        arguments: { command: 'ls' },
+      });
+      expect(let_through.isError).toBeFalsy();
+      expect(open.received()).toHaveLength(1);
+      const monitored = await monitor.client.callTool({
+        name: 'read_file',
+        arguments: { path: '/etc/shadow' },
+      });
+      expect(monitored.isError).toBeFalsy();
+      expect(monitor.received()).toEqual([{ tool: 'read_file', args: { path: '/etc/shadow' } }]);
+    } finally {
+      await Promise.all([closed.close(), open.close(), monitor.close()]);
+    }
+  });
+
+  it('holds an escalated call until a human decides: approved reaches the server, denied does not', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-guard-config-'));
+    const config = path.join(dir, 'guard.json');
+    // publish_note is judged as a file write by an assistant, outside the organisation: a human decides.
+    fs.writeFileSync(
+      config,
+      JSON.stringify({
+        actor: 'notes-agent',
+        impact_scope: 'external',
+        tools: { publish_note: { action_type: 'fs.write' } },
+      }),
+    );
+    const approver = await secondKey(service);
+    const g = await guarded(service.env, ['--config', config, '--approval-timeout', '20']);
+    const decideNext = async (verdict: 'approve' | 'deny') => {
+      for (;;) {
+        const res = await fetch(`${service.url}/v2/actions/evaluations?status=pending&actor=notes-agent`, {
+          headers: { authorization: `Bearer ${approver}` },
+        });
+        const { evaluations } = (await res.json()) as { evaluations: Array<{ evaluation_id: string }> };
+        const pending = evaluations[0];
+        if (pending) {
+          const decided = await fetch(
+            `${service.url}/v2/actions/evaluations/${pending.evaluation_id}/${verdict}`,
+            {
+              method: 'POST',
+              headers: { authorization: `Bearer ${approver}`, 'content-type': 'application/json' },
+              body: JSON.stringify({ comment: `${verdict} by the test` }),
+            },
+          );
+          expect(decided.status).toBe(200);
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    try {
+      const [approved] = await Promise.all([
+        g.client.callTool({ name: 'publish_note', arguments: { path: 'notes/a.md', content: 'hello' } }),
+        decideNext('approve'),
+      ]);
+      expect(approved.isError).toBeFalsy();
+      expect(g.received()).toEqual([
+        { tool: 'publish_note', args: { path: 'notes/a.md', content: 'hello' } },
+      ]);
+
+      const [denied] = await Promise.all([
+        g.client.callTool({ name: 'publish_note', arguments: { path: 'notes/b.md', content: 'bye' } }),
+        decideNext('deny'),
+      ]);
+      expect(denied.isError).toBe(true);
+      expect(text(denied)).toMatch(/^ESCALATION_DENIED: the escalation was denied: deny by the test/);
+      expect(g.received()).toHaveLength(1);
+    } finally {
+      await g.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to start with a configuration that does not parse', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-guard-config-'));
+    const config = path.join(dir, 'guard.json');
+    fs.writeFileSync(config, JSON.stringify({ tools: { x: { action: 'shell.exec', oops: true } } }));
+    try {
+      await expect(guarded(service.env, ['--config', config])).rejects.toThrow();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
