@@ -83,6 +83,21 @@ export const AUTHENTICATED_ROUTES: AuthenticatedRoute[] = [
     url: () => '/v1/evaluate',
     body: { action: 'fs.read', payload: { path: 'README.md' } },
   },
+  {
+    method: 'POST',
+    route: '/mcp',
+    url: () => '/mcp',
+    body: {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'suite', version: '1' },
+      },
+    },
+  },
   { method: 'GET', route: '/v1/actions', url: () => '/v1/actions' },
   { method: 'GET', route: '/v1/actions/:action', url: () => '/v1/actions/db.query' },
   {
