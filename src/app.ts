@@ -122,7 +122,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   await app.register(verdictRoutes(services.verdicts));
   await app.register(judgmentRoutes(container.judgment));
   await app.register(policiesRoutes(container.policies));
-  await app.register(ledgerRoutes(services.ledger, container.ledger.repo));
+  await app.register(ledgerRoutes(services.ledger, container.ledger.repo, container.ledger.piiSettings));
   await app.register(subscriptionRoutes(services.billing));
   await app.register(checkoutPageRoutes(services.billing));
   if (config.billing.provider === 'stripe') await app.register(stripeWebhookRoutes(services.billing));

@@ -242,6 +242,14 @@ export interface LedgerEntriesTable {
   state_hash: string;
 }
 
+/** An account's scrubbing settings (`PUT /v2/vault/settings/pii`); no row: the defaults. */
+export interface LedgerSettingsTable {
+  account_id: string;
+  /** ISO 3166-1 alpha-2 region whose national phone formats are read without a country code. */
+  phone_region: string;
+  updated_at: string;
+}
+
 export interface LedgerHeadsTable {
   account_id: string;
   seq: number;
@@ -326,6 +334,7 @@ export interface Database {
   claim_vectors: ClaimVectorsTable;
   ledger_entries: LedgerEntriesTable;
   ledger_heads: LedgerHeadsTable;
+  ledger_settings: LedgerSettingsTable;
   idempotency_keys: IdempotencyKeysTable;
 }
 

@@ -6,6 +6,7 @@ import * as billingAndWebhooks from './202611221900_billing_and_webhooks.ts';
 import * as claimLedger from './202611222000_claim_ledger.ts';
 import * as judgment from './202611222100_judgment.ts';
 import * as verdictCatalogue from './202611230900_verdict_catalogue.ts';
+import * as ledgerSettings from './202611231700_ledger_settings.ts';
 
 /**
  * Every migration, in order. A static list (rather than a folder scan) keeps migrations working
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '202611222000_claim_ledger': claimLedger,
   '202611222100_judgment': judgment,
   '202611230900_verdict_catalogue': verdictCatalogue,
+  '202611231700_ledger_settings': ledgerSettings,
 };

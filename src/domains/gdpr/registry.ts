@@ -188,6 +188,12 @@ export const TABLES: readonly TableRule[] = [
     json: ['rules'],
   },
   {
+    table: 'ledger_settings',
+    kind: 'account',
+    column: 'account_id',
+    section: 'settings.pii',
+  },
+  {
     table: 'verdict_settings',
     kind: 'account',
     column: 'account_id',

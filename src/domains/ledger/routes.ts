@@ -5,6 +5,7 @@ import { Errors } from '../../errors.ts';
 import { principalOf } from '../../http/auth.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { once } from './idempotency.ts';
+import { PiiSettingsBody, PiiSettingsResponse, type PiiSettingsStore } from './pii/settings.ts';
 import type { LedgerRepo } from './repo.ts';
 import {
   ClaimDetail,
@@ -44,8 +45,43 @@ function idempotencyKey(request: FastifyRequest): string | undefined {
   return typeof key === 'string' ? key : undefined;
 }
 
-export function ledgerRoutes(ledger: LedgerService, repo: LedgerRepo): FastifyPluginAsyncTypebox {
+export function ledgerRoutes(
+  ledger: LedgerService,
+  repo: LedgerRepo,
+  piiSettings?: PiiSettingsStore,
+): FastifyPluginAsyncTypebox {
   return async (app) => {
+    if (piiSettings) {
+      app.get(
+        '/v2/vault/settings/pii',
+        {
+          schema: {
+            tags: ['Vault'],
+            summary: 'Scrubbing settings of the account: the default phone region',
+            response: { 200: PiiSettingsResponse, ...errorResponses },
+          },
+        },
+        async (request) => piiSettings.get(principalOf(request).accountId),
+      );
+
+      app.put(
+        '/v2/vault/settings/pii',
+        {
+          schema: {
+            tags: ['Vault'],
+            summary:
+              'Replace the scrubbing settings: the region whose national phone numbers are read without a country code',
+            body: PiiSettingsBody,
+            response: { 200: PiiSettingsResponse, ...errorResponses },
+          },
+        },
+        async (request) => {
+          const { accountId, keyId } = principalOf(request);
+          return piiSettings.put(accountId, keyId, request.body);
+        },
+      );
+    }
+
     const search = (request: FastifyRequest, body: { query: string; top_k?: number }) =>
       ledger.search(principalOf(request).accountId, body.query, body.top_k ?? DEFAULT_TOP_K);
 

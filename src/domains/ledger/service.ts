@@ -16,7 +16,7 @@ import {
 } from './conflicts.ts';
 import type { Embedder } from './embeddings/embedder.ts';
 import { QueryVectorCache } from './embeddings/query-cache.ts';
-import { type PiiType, scrub } from './pii/scrubber.ts';
+import { type PiiType, type ScrubOptions, scrub } from './pii/scrubber.ts';
 import {
   type ClaimRow,
   chainEntries,
@@ -129,6 +129,8 @@ export interface LedgerServiceDeps {
   /** Resolves once the model is loaded; the local model loads after the server starts listening. */
   embedder: () => Promise<Embedder>;
   audit: Pick<AuditRepo, 'appendIn'>;
+  /** The account's scrubbing settings (phone region); the defaults when absent. */
+  scrubOptions?: (accountId: string) => Promise<ScrubOptions>;
   now?: () => Date;
 }
 
@@ -139,6 +141,8 @@ export interface LedgerServiceDeps {
  */
 export function createLedgerService(deps: LedgerServiceDeps) {
   const now = deps.now ?? (() => new Date());
+  const scrubOptionsOf = async (accountId: string): Promise<ScrubOptions> =>
+    deps.scrubOptions ? deps.scrubOptions(accountId) : {};
   const { repo } = deps;
   const queryVectors = new QueryVectorCache();
 
@@ -175,10 +179,11 @@ export function createLedgerService(deps: LedgerServiceDeps) {
   /** Scrubs before anything else sees the text, then embeds the scrubbed claims in one call. */
   async function prepare(
     inputs: readonly StoreInput[],
+    options: ScrubOptions,
   ): Promise<{ prepared: Prepared[]; embedder: Embedder }> {
     const scrubbed = inputs.map((input, i) => {
-      const claim = scrub(input.claim);
-      const source = scrub(input.source);
+      const claim = scrub(input.claim, options);
+      const source = scrub(input.source, options);
       const text = claim.text.trim();
       if (text.length === 0) {
         throw Errors.validation(inputs.length === 1 ? 'claim is empty' : `claims[${i}].claim is empty`);
@@ -453,7 +458,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
       const {
         prepared: [p],
         embedder,
-      } = await prepare([input]);
+      } = await prepare([input], await scrubOptionsOf(accountId));
       const { text, normalized, vector } = p!;
 
       // Contradiction candidates: the most similar active claims about the same subject.
@@ -510,7 +515,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
       options: { expected_state_hash?: string } = {},
     ): Promise<StoreResult[]> {
       if (inputs.length === 0) return [];
-      const { prepared, embedder } = await prepare(inputs);
+      const { prepared, embedder } = await prepare(inputs, await scrubOptionsOf(accountId));
       const floor = conflictCandidateFloor(embedder.id);
       const committed = await committedCandidates(
         accountId,
@@ -582,7 +587,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
 
     /** Relevant active claims, ranked by relevance × confidence; empty when nothing is relevant. */
     async search(accountId: string, query: string, topK: number): Promise<SearchHit[]> {
-      const scrubbed = scrub(query).text;
+      const scrubbed = scrub(query, await scrubOptionsOf(accountId)).text;
       const embedder = await deps.embedder();
       const vector = await queryVectors.embed(embedder, scrubbed);
       const floor: RelevanceFloor = relevanceFloorFor(embedder.id);

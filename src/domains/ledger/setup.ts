@@ -7,6 +7,8 @@ import type { Finding } from '../verdict/codes.ts';
 import type { TextCheckOutcome, TextConflict } from './conflicts.ts';
 import type { Embedder } from './embeddings/embedder.ts';
 import { createEmbedder } from './embeddings/factory.ts';
+import { warmUpNames } from './pii/names.ts';
+import { createPiiSettings } from './pii/settings.ts';
 import { createLedgerRepo, type LedgerRepo } from './repo.ts';
 import { createLedgerService } from './service.ts';
 import { createFullTextIndex } from './storage/full-text.ts';
@@ -94,21 +96,26 @@ export async function createLedger(deps: {
     { embedder: embedder.id, dimension: embedder.dimension, vectors: vectors.kind },
     'claim ledger ready',
   );
+  const piiSettings = createPiiSettings(deps.db.kysely, deps.audit);
   const service = createLedgerService({
     repo,
     vectors,
     fullText,
     embedder: async () => embedder,
     audit: deps.audit,
+    scrubOptions: piiSettings.scrubOptions,
   });
 
   return {
     service,
+    piiSettings,
     repo,
     vectors,
     embedder,
     /** Loads a local model now (in the background after listen) instead of on the first request. */
     async warmUp(): Promise<void> {
+      // The name lexicons (WordNet, compromise) load in ~1 s; the first store should not wait for them.
+      warmUpNames();
       const w = embedder as Embedder & { warmUp?: () => Promise<void> };
       await w.warmUp?.();
     },

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createTestApp, type TestApp } from '../helpers/app.ts';
+import { DIALECTS } from '../helpers/databases.ts';
+
+describe.each(DIALECTS)('scrubbing settings over HTTP on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(() => t.close());
+
+  const call = (key: string, method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) =>
+    t.app.inject({ method, url, headers: bearer(key), ...(payload ? { payload } : {}) });
+
+  it('reads national numbers in the region the account set, and only for that account', async () => {
+    const spain = (await t.newAccount()).key;
+    const other = (await t.newAccount()).key;
+    expect((await call(spain, 'GET', '/v2/vault/settings/pii')).json()).toEqual({
+      phone_region: 'US',
+      updated_at: null,
+    });
+    const put = await call(spain, 'PUT', '/v2/vault/settings/pii', { phone_region: 'es' });
+    expect(put.statusCode).toBe(200);
+    expect(put.json()).toMatchObject({ phone_region: 'ES', updated_at: expect.any(String) });
+    expect((await call(spain, 'GET', '/v2/vault/settings/pii')).json().phone_region).toBe('ES');
+    expect((await call(other, 'GET', '/v2/vault/settings/pii')).json().phone_region).toBe('US');
+
+    const claim = {
+      claim: 'La recepción atiende en el 912 345 678 por la mañana.',
+      source: 'web',
+      confidence: 1,
+    };
+    const inSpain = (await call(spain, 'POST', '/v2/vault/store', claim)).json();
+    expect(inSpain.claim).toBe('La recepción atiende en el <PHONE> por la mañana.');
+    expect(inSpain.scrubbed).toEqual({ PHONE: 1 });
+    const elsewhere = (await call(other, 'POST', '/v2/vault/store', claim)).json();
+    expect(elsewhere.claim).toContain('912 345 678');
+  });
+
+  it('scrubs a UK number and names in the default region', async () => {
+    const key = (await t.newAccount()).key;
+    const res = await call(key, 'POST', '/v2/vault/store', {
+      claim: 'Lisa Wirtz answers the London desk on 020 7946 0958.',
+      source: 'call notes',
+      confidence: 1,
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      claim: '<PERSON> answers the London desk on <PHONE>.',
+      scrubbed: { PERSON: 1, PHONE: 1 },
+    });
+  });
+
+  it.each([
+    [{ phone_region: 'XX' }],
+    [{ phone_region: 'GBR' }],
+    [{ phone_region: 12 }],
+    [{}],
+    [{ phone_region: 'GB', extra: true }],
+  ])('refuses %j with a 400 and keeps the setting', async (body) => {
+    const key = (await t.newAccount()).key;
+    await call(key, 'PUT', '/v2/vault/settings/pii', { phone_region: 'GB' });
+    const res = await call(key, 'PUT', '/v2/vault/settings/pii', body);
+    expect(res.statusCode).toBe(400);
+    expect((await call(key, 'GET', '/v2/vault/settings/pii')).json().phone_region).toBe('GB');
+  });
+});
