@@ -23,6 +23,9 @@ export interface ScrubOptions {
    * code are read in every region.
    */
   region?: CountryCode;
+  /** Person names and street addresses are scrubbed unless these are false (bench:pii's baseline). */
+  names?: boolean;
+  addresses?: boolean;
 }
 
 export const DEFAULT_PHONE_REGION: CountryCode = 'US';
@@ -275,10 +278,10 @@ export function detectPii(text: string, options: ScrubOptions = {}): PiiSpan[] {
   findCards(text, spans);
   findSsns(text, spans);
   findIps(text, spans);
-  for (const a of findAddresses(text)) spans.add({ type: 'ADDRESS', ...a });
+  if (options.addresses !== false) for (const a of findAddresses(text)) spans.add({ type: 'ADDRESS', ...a });
   findPhones(text, spans, options.region ?? DEFAULT_PHONE_REGION);
   findHighEntropyTokens(text, spans);
-  for (const n of findNames(text)) spans.add({ type: 'PERSON', ...n });
+  if (options.names !== false) for (const n of findNames(text)) spans.add({ type: 'PERSON', ...n });
   return spans.spans;
 }
 
