@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import { buildConsoleDeps, consoleRoutes } from './console/routes.ts';
 import type { Container } from './container.ts';
 import { adminRoutes } from './domains/accounts/routes.ts';
 import { apiKeysRoutes } from './domains/api-keys/routes.ts';
@@ -131,6 +132,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   await app.register(webhooksRoutes(services.webhooks));
   await app.register(mcpRoutes());
   if (config.adminToken) await app.register(adminRoutes(services.accounts, config.adminToken));
+  await app.register(consoleRoutes(buildConsoleDeps(container)));
 
   await app.ready();
   return app;

@@ -308,6 +308,15 @@ export interface JudgmentEvaluationsTable {
   comment: string | null;
 }
 
+/** An operator console session: the token's SHA-256, never the token. */
+export interface ConsoleSessionsTable {
+  token_hash: string;
+  account_id: string;
+  key_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -336,6 +345,7 @@ export interface Database {
   ledger_heads: LedgerHeadsTable;
   ledger_settings: LedgerSettingsTable;
   idempotency_keys: IdempotencyKeysTable;
+  console_sessions: ConsoleSessionsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -7,6 +7,7 @@ import * as claimLedger from './202611222000_claim_ledger.ts';
 import * as judgment from './202611222100_judgment.ts';
 import * as verdictCatalogue from './202611230900_verdict_catalogue.ts';
 import * as ledgerSettings from './202611231700_ledger_settings.ts';
+import * as consoleSessions from './202611231500_console_sessions.ts';
 
 /**
  * Every migration, in order. A static list (rather than a folder scan) keeps migrations working
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '202611222100_judgment': judgment,
   '202611230900_verdict_catalogue': verdictCatalogue,
   '202611231700_ledger_settings': ledgerSettings,
+  '202611231500_console_sessions': consoleSessions,
 };

@@ -136,6 +136,14 @@ export const TABLES: readonly TableRule[] = [
     orderBy: 'created_at',
   },
   {
+    table: 'console_sessions',
+    kind: 'account',
+    column: 'account_id',
+    section: 'console.sessions',
+    omit: ['token_hash'],
+    orderBy: 'created_at',
+  },
+  {
     table: 'checkout_sessions',
     kind: 'account',
     column: 'account_id',

@@ -99,6 +99,32 @@ export function createWebhooksRepo(db: Kysely<Database>, dialect: DialectName) {
         .where('id', '=', id)
         .executeTakeFirst();
     },
+    /** Enables a disabled endpoint again, its failure count back at zero. */
+    async enableEndpoint(accountId: string, id: string, at: string): Promise<void> {
+      await db
+        .updateTable('webhook_endpoints')
+        .set({ status: 'enabled', disabled_reason: null, consecutive_failures: 0, updated_at: at })
+        .where('account_id', '=', accountId)
+        .where('id', '=', id)
+        .execute();
+    },
+    async setSecret(accountId: string, id: string, secret: string, at: string): Promise<void> {
+      await db
+        .updateTable('webhook_endpoints')
+        .set({ secret, updated_at: at })
+        .where('account_id', '=', accountId)
+        .where('id', '=', id)
+        .execute();
+    },
+    async insertEvent(row: {
+      id: string;
+      account_id: string;
+      type: string;
+      payload: string;
+      created_at: string;
+    }) {
+      await db.insertInto('webhook_events').values(row).execute();
+    },
     async insertDelivery(row: DeliveryRow): Promise<void> {
       await db.insertInto('webhook_deliveries').values(row).execute();
     },

@@ -122,6 +122,54 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
     );
 
     app.post(
+      '/webhooks/:webhook_id/enable',
+      {
+        schema: {
+          tags,
+          summary: 'Enable a disabled endpoint again (its failure count starts over)',
+          params: WebhookParams,
+          response: { 200: EndpointResponse, ...errors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        webhook: await webhooks.enable(principalOf(request), request.params.webhook_id),
+      }),
+    );
+
+    app.post(
+      '/webhooks/:webhook_id/rotate-secret',
+      {
+        schema: {
+          tags,
+          summary: 'Replace the signing secret (the new one is returned once; the old one stops at once)',
+          params: WebhookParams,
+          response: { 200: CreatedEndpointSchema, ...errors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        ...(await webhooks.rotateSecret(principalOf(request), request.params.webhook_id)),
+      }),
+    );
+
+    app.post(
+      '/webhooks/:webhook_id/test',
+      {
+        schema: {
+          tags,
+          summary: 'Send a webhook.test event to this endpoint alone',
+          params: WebhookParams,
+          response: { 202: RedeliverResponse, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const out = await webhooks.sendTest(principalOf(request), request.params.webhook_id);
+        return reply.status(202).send({ success: true as const, ...out });
+      },
+    );
+
+    app.post(
       '/webhooks/:webhook_id/deliveries/:delivery_id/redeliver',
       {
         schema: {

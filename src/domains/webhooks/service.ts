@@ -6,7 +6,7 @@ import { Errors } from '../../errors.ts';
 import type { AuditRepo } from '../audit/repo.ts';
 import { findPlan, type Plan } from '../plans/catalog.ts';
 import { EVENT_TYPES, isEventType } from './event-types.ts';
-import { newDeliveryId } from './outbox.ts';
+import { newDeliveryId, newMessageId } from './outbox.ts';
 import { createWebhooksRepo, type EndpointRow, type WebhooksRepo } from './repo.ts';
 import { endpointUrlProblem } from './url-guard.ts';
 
@@ -33,6 +33,32 @@ function view(row: EndpointRow): EndpointView {
     disabled_reason: row.disabled_reason,
     created_at: row.created_at,
     updated_at: row.updated_at,
+  };
+}
+
+/** The event type of `POST /webhooks/{id}/test`: sent to one endpoint, never subscribed to. */
+export const TEST_EVENT = 'webhook.test';
+
+function newSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+function pendingDelivery(id: string, eventId: string, endpointId: string, accountId: string, at: string) {
+  return {
+    id,
+    event_id: eventId,
+    endpoint_id: endpointId,
+    account_id: accountId,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: at,
+    lease_owner: null,
+    lease_until: null,
+    last_status_code: null,
+    last_error: null,
+    created_at: at,
+    updated_at: at,
+    completed_at: null,
   };
 }
 
@@ -96,7 +122,7 @@ export function createWebhooksService(deps: {
         url: input.url,
         description: input.description ?? '',
         event_types: JSON.stringify(types),
-        secret: `whsec_${randomBytes(32).toString('base64')}`,
+        secret: newSecret(),
         status: 'enabled',
         disabled_reason: null,
         consecutive_failures: 0,
@@ -172,32 +198,87 @@ export function createWebhooksService(deps: {
       };
     },
 
+    /** Enables a disabled endpoint again; deliveries resume with the next event. */
+    async enable(principal: { accountId: string; keyId: string }, id: string): Promise<EndpointView> {
+      const endpoint = await endpointOf(principal.accountId, id);
+      if (endpoint.status !== 'enabled') {
+        const at = now().toISOString();
+        await deps.db.transaction().execute(async (trx) => {
+          await createWebhooksRepo(trx, deps.dialect).enableEndpoint(principal.accountId, id, at);
+          await deps.audit.appendIn(trx, [
+            {
+              accountId: principal.accountId,
+              actor: principal.keyId,
+              action: 'webhook.enabled',
+              target: id,
+              at,
+            },
+          ]);
+        });
+      }
+      return view(await endpointOf(principal.accountId, id));
+    },
+
+    /** A new signing secret, returned here and never again; the old one stops signing at once. */
+    async rotateSecret(principal: { accountId: string; keyId: string }, id: string) {
+      await endpointOf(principal.accountId, id);
+      const secret = newSecret();
+      const at = now().toISOString();
+      await deps.db.transaction().execute(async (trx) => {
+        await createWebhooksRepo(trx, deps.dialect).setSecret(principal.accountId, id, secret, at);
+        await deps.audit.appendIn(trx, [
+          {
+            accountId: principal.accountId,
+            actor: principal.keyId,
+            action: 'webhook.secret_rotated',
+            target: id,
+            at,
+          },
+        ]);
+      });
+      return { ...view(await endpointOf(principal.accountId, id)), secret };
+    },
+
+    /**
+     * Queues a `webhook.test` event for this endpoint alone, whatever it subscribes to, so its
+     * receiver and signature check can be tried; it is delivered and logged like any event.
+     */
+    async sendTest(principal: { accountId: string; keyId: string }, id: string) {
+      const endpoint = await endpointOf(principal.accountId, id);
+      if (endpoint.status !== 'enabled') {
+        throw Errors.conflict('The endpoint is disabled; enable it before sending a test event');
+      }
+      const at = now().toISOString();
+      const eventId = newMessageId();
+      const deliveryId = newDeliveryId();
+      const data = { webhook_id: id, message: 'A test event sent from Arbiter.' };
+      await deps.db.transaction().execute(async (trx) => {
+        const repo = createWebhooksRepo(trx, deps.dialect);
+        await repo.insertEvent({
+          id: eventId,
+          account_id: principal.accountId,
+          type: TEST_EVENT,
+          payload: JSON.stringify({ type: TEST_EVENT, timestamp: at, data }),
+          created_at: at,
+        });
+        await repo.insertDelivery(pendingDelivery(deliveryId, eventId, endpoint.id, principal.accountId, at));
+      });
+      return { delivery_id: deliveryId, event_id: eventId };
+    },
+
     /** Sends an earlier event again as a new delivery (the old one and its log stay as they were). */
     async redeliver(principal: { accountId: string; keyId: string }, endpointId: string, deliveryId: string) {
       const endpoint = await endpointOf(principal.accountId, endpointId);
       const original = await deps.repo.findDelivery(endpoint.id, deliveryId);
       if (!original) throw Errors.notFound('Delivery');
       if (endpoint.status !== 'enabled') {
-        throw Errors.conflict('The endpoint is disabled; create it again to receive events');
+        throw Errors.conflict('The endpoint is disabled; enable it again to receive events');
       }
       const at = now().toISOString();
       const id = newDeliveryId();
-      await deps.repo.insertDelivery({
-        id,
-        event_id: original.event_id,
-        endpoint_id: endpoint.id,
-        account_id: principal.accountId,
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: at,
-        lease_owner: null,
-        lease_until: null,
-        last_status_code: null,
-        last_error: null,
-        created_at: at,
-        updated_at: at,
-        completed_at: null,
-      });
+      await deps.repo.insertDelivery(
+        pendingDelivery(id, original.event_id, endpoint.id, principal.accountId, at),
+      );
       return { delivery_id: id, event_id: original.event_id };
     },
   };

@@ -1,0 +1,160 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { EvaluationRow } from '../domains/judgment/repo.ts';
+
+/** How many of an account's latest verdicts the verdict page and the per-code counts read at most. */
+export const VERDICT_WINDOW = 2000;
+
+export interface EvaluationQuery {
+  decision?: string | undefined;
+  status?: string | undefined;
+  action?: string | undefined;
+  /** A code one of the gates gave (gates are stored as JSON text). */
+  code?: string | undefined;
+  /** Rows strictly older than this (created_at, id) position. */
+  before?: { createdAt: string; id: string } | undefined;
+  limit: number;
+}
+
+export interface VerdictEntry {
+  seq: number;
+  at: string;
+  actor: string;
+  action: string;
+  code: string;
+  decision: 'allowed' | 'rejected';
+}
+
+/**
+ * The listings the console shows that the domains' own repositories do not offer: read-only, each
+ * bounded by a limit, each scoped to one account by its first condition.
+ */
+export function createConsoleRepo(db: Kysely<Database>) {
+  return {
+    async evaluations(accountId: string, q: EvaluationQuery): Promise<EvaluationRow[]> {
+      let query = db.selectFrom('judgment_evaluations').selectAll().where('account_id', '=', accountId);
+      if (q.decision !== undefined) query = query.where('decision', '=', q.decision);
+      if (q.status !== undefined) query = query.where('status', '=', q.status);
+      if (q.action !== undefined) query = query.where('action_type', '=', q.action);
+      // Codes are upper-case words (checked by the caller), so they hold no LIKE wildcard.
+      if (q.code !== undefined) query = query.where('gates', 'like', `%"code":"${q.code}"%`);
+      const before = q.before;
+      if (before !== undefined) {
+        query = query.where((eb) =>
+          eb.or([
+            eb('created_at', '<', before.createdAt),
+            eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)]),
+          ]),
+        );
+      }
+      const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit).execute();
+      return rows.map((r) => ({ ...r, policy_version: Number(r.policy_version) }));
+    },
+
+    /** Escalations a human (or the clock) has settled, most recently settled first. */
+    async settledEscalations(accountId: string, limit: number): Promise<EvaluationRow[]> {
+      const rows = await db
+        .selectFrom('judgment_evaluations')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('decision', '=', 'ESCALATE')
+        .where('status', 'in', ['approved', 'denied', 'expired'])
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => ({ ...r, policy_version: Number(r.policy_version) }));
+    },
+
+    /** Verdicts of `POST /v1/evaluate`, newest first, as the audit log records them. */
+    async verdicts(accountId: string, limit: number): Promise<VerdictEntry[]> {
+      const rows = await db
+        .selectFrom('audit_log')
+        .select(['seq', 'at', 'actor', 'action', 'details'])
+        .where('account_id', '=', accountId)
+        .where('action', 'in', ['verdict.evaluated', 'verdict.rejected'])
+        .orderBy('seq', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => {
+        const details = JSON.parse(r.details) as { action?: unknown; code?: unknown };
+        return {
+          seq: Number(r.seq),
+          at: r.at,
+          actor: r.actor,
+          action: typeof details.action === 'string' ? details.action : '',
+          code: typeof details.code === 'string' ? details.code : '',
+          decision: r.action === 'verdict.rejected' ? 'rejected' : 'allowed',
+        };
+      });
+    },
+
+    /** The account's audit entries, newest first, below `beforeSeq`. */
+    async auditPage(accountId: string, beforeSeq: number | undefined, limit: number) {
+      let query = db.selectFrom('audit_log').selectAll().where('account_id', '=', accountId);
+      if (beforeSeq !== undefined) query = query.where('seq', '<', beforeSeq);
+      const rows = await query.orderBy('seq', 'desc').limit(limit).execute();
+      return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+    },
+
+    /** Claims of one status, most recently changed first, below the `beforeRowkey` position. */
+    async claims(accountId: string, status: string, beforeRowkey: number | undefined, limit: number) {
+      let query = db
+        .selectFrom('claims')
+        .select([
+          'rowkey',
+          'id',
+          'short_id',
+          'claim',
+          'source',
+          'confidence',
+          'version',
+          'status',
+          'updated_at',
+        ])
+        .where('account_id', '=', accountId)
+        .where('status', '=', status as 'active');
+      if (beforeRowkey !== undefined) query = query.where('rowkey', '<', beforeRowkey);
+      const rows = await query.orderBy('rowkey', 'desc').limit(limit).execute();
+      return rows.map((r) => ({
+        ...r,
+        rowkey: Number(r.rowkey),
+        confidence: Number(r.confidence),
+        version: Number(r.version),
+      }));
+    },
+
+    /**
+     * The ledger's recorded conflicts resolved by supersession (a newer claim replaced an older one
+     * it contradicted), newest first, with both claims' texts.
+     */
+    async supersessions(accountId: string, limit: number) {
+      const entries = await db
+        .selectFrom('ledger_entries')
+        .select(['seq', 'entry'])
+        .where('account_id', '=', accountId)
+        .where('entry', 'like', '%"op":"supersede"%')
+        .orderBy('seq', 'desc')
+        .limit(limit)
+        .execute();
+      const parsed = entries.map((e) => {
+        const entry = JSON.parse(e.entry) as { at: string; claim_id: string; by: string };
+        return { seq: Number(e.seq), at: entry.at, claimId: entry.claim_id, by: entry.by };
+      });
+      const ids = [...new Set(parsed.flatMap((p) => [p.claimId, p.by]))];
+      const texts = new Map<string, { short_id: string; claim: string }>();
+      if (ids.length > 0) {
+        const claims = await db
+          .selectFrom('claims')
+          .select(['id', 'short_id', 'claim'])
+          .where('account_id', '=', accountId)
+          .where('id', 'in', ids)
+          .execute();
+        for (const c of claims) texts.set(c.id, { short_id: c.short_id, claim: c.claim });
+      }
+      return parsed.map((p) => ({ ...p, old: texts.get(p.claimId), replacement: texts.get(p.by) }));
+    },
+  };
+}
+
+export type ConsoleRepo = ReturnType<typeof createConsoleRepo>;

@@ -1,0 +1,206 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import axe from 'axe-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createTestApp, type TestApp } from '../helpers/app.ts';
+import { HAS_CHROMIUM, launchBrowser } from '../helpers/browser.ts';
+import { DIALECTS } from '../helpers/databases.ts';
+
+/** Screenshots of every page, kept as test artifacts (not committed). */
+const ARTIFACTS = process.env.ARBITER_ARTIFACTS_DIR ?? path.resolve('test-artifacts/console');
+
+const PAGES = [
+  '/console/escalations',
+  '/console/evaluations',
+  '/console/verdicts',
+  '/console/memory',
+  '/console/audit',
+  '/console/usage',
+  '/console/keys',
+  '/console/webhooks',
+  '/console/policies',
+] as const;
+
+const escalating = (actor: string) => ({
+  action_type: 'http.request',
+  actor,
+  actor_role: 'assistant',
+  impact_scope: 'external',
+  payload: { url: 'https://api.github.com/repos/acme/app/issues', method: 'POST', body: { title: actor } },
+});
+
+describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %s', (dialect) => {
+  let t: TestApp;
+  let base: string;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  /** Account A: `asker` asks for actions, `approver` decides them in the console. */
+  let a: { accountId: string; asker: string; approver: string; approverId: string };
+  /** Account B: its data must never show in A's console. */
+  let b: { accountId: string; key: string; keyId: string; evaluationId: string; markers: string[] };
+
+  const api = (method: 'GET' | 'POST', url: string, key: string, payload?: object) =>
+    t.app.inject({ method, url, headers: bearer(key), ...(payload ? { payload } : {}) });
+  const escalate = async (key: string, actor: string) => {
+    const res = await api('POST', '/v2/actions/evaluate', key, escalating(actor));
+    expect(res.json()).toMatchObject({ decision: 'ESCALATE', status: 'pending' });
+    return res.json().evaluation_id as string;
+  };
+  const statusOf = async (id: string, key: string) =>
+    (await api('GET', `/v2/actions/evaluations/${id}`, key)).json().status as string;
+
+  async function signIn(context: BrowserContext, key: string): Promise<Page> {
+    await context.clearCookies();
+    const page = await context.newPage();
+    page.setDefaultTimeout(5000);
+    await page.goto(`${base}/console`);
+    await page.getByLabel('API key').fill(key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${base}/console/escalations`);
+    return page;
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect, {
+      env: { ARBITER_LOG_LEVEL: 'silent', ARBITER_WEBHOOK_ALLOW_LOOPBACK: 'true' },
+    });
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const first = await t.newAccount();
+    const approver = await t.container.services.apiKeys.create(first.accountId, 'approver');
+    a = { accountId: first.accountId, asker: first.key, approver: approver.key, approverId: approver.id };
+    await api('POST', '/v2/vault/store', a.asker, { claim: 'The alpha warehouse opens at nine', source: 'ops', confidence: 0.9 });
+
+    // Account B gets something on every page, each with a marker that must not leak.
+    const second = await t.newAccount();
+    const markers = ['bravo-secret-actor', 'bravo secret lighthouse claim', 'bravo-key-name', 'bravo-hook.example'];
+    const evaluationId = await escalate(second.key, 'bravo-secret-actor');
+    await api('POST', '/v2/vault/store', second.key, { claim: 'The bravo secret lighthouse claim', source: 'b', confidence: 0.9 });
+    await t.container.services.apiKeys.create(second.accountId, 'bravo-key-name');
+    await api('POST', '/webhooks', second.key, { url: 'https://bravo-hook.example/in' });
+    await api('POST', '/v1/evaluate', second.key, { action: 'shell.exec', payload: { command: 'rm -rf /' } });
+    b = { accountId: second.accountId, key: second.key, keyId: second.keyId, evaluationId, markers: [...markers, second.accountId, second.keyId, evaluationId] };
+    browser = await launchBrowser();
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('signs in with a key into an HttpOnly, SameSite=Strict session cookie', async () => {
+    const page = await browser.context.newPage();
+    page.setDefaultTimeout(5000);
+    const res = await page.goto(`${base}/console`);
+    expect(res?.headers()['content-security-policy']).toMatch(/script-src 'self'/);
+    await page.screenshot({ path: path.join(ARTIFACTS, `${dialect}-sign-in.png`), fullPage: true });
+    await page.getByLabel('API key').fill('arbiter_sk_not_a_real_key_at_all_0000000000');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/unknown or revoked/);
+    await page.close();
+
+    const signed = await signIn(browser.context, a.approver);
+    const session = (await browser.context.cookies(`${base}/console`)).find((c) => c.name === 'arbiter_console');
+    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict', secure: false, path: '/console' });
+    await expect(signed.getByRole('link', { name: /Escalations/ }).count()).resolves.toBe(1);
+    await signed.close();
+  });
+
+  it('shows a new escalation without a reload, and approving it there approves it in the API', async () => {
+    const page = await signIn(browser.context, a.approver);
+    let reloads = 0;
+    page.on('load', () => reloads++);
+    const id = await escalate(a.asker, 'live-actor-1');
+    const item = page.locator('li.escalation', { hasText: 'live-actor-1' });
+    await item.waitFor({ state: 'visible', timeout: 2000 });
+    expect(reloads).toBe(0);
+    await expect(item.getByRole('button', { name: 'Approve' }).getAttribute('formaction')).resolves.toContain(id);
+    await expect(item.getByRole('button', { name: 'Deny' }).getAttribute('formaction')).resolves.toContain(id);
+    await item.getByLabel('Comment (optional)').fill('looks fine');
+    await item.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForLoadState();
+    expect(await statusOf(id, a.asker)).toBe('approved');
+    const evaluation = (await api('GET', `/v2/actions/evaluations/${id}`, a.asker)).json();
+    expect(evaluation).toMatchObject({ decided_by: a.approverId, comment: 'looks fine' });
+    await expect(page.getByRole('status').first().textContent()).resolves.toContain('approved');
+
+    const denied = await escalate(a.asker, 'live-actor-2');
+    const second = page.locator('li.escalation', { hasText: 'live-actor-2' });
+    await second.waitFor({ state: 'visible', timeout: 2000 });
+    await second.getByRole('button', { name: 'Deny' }).click();
+    await page.waitForLoadState();
+    expect(await statusOf(denied, a.asker)).toBe('denied');
+    await expect(page.locator('table').first().textContent()).resolves.toContain('live-actor-2');
+    await page.close();
+  });
+
+  it('does not let the key that asked decide, in the console either', async () => {
+    const id = await escalate(a.asker, 'self-approver');
+    const browser2 = await launchBrowser();
+    try {
+      const page = await signIn(browser2.context, a.asker);
+      const item = page.locator('li.escalation', { hasText: 'self-approver' });
+      await item.getByRole('button', { name: 'Approve' }).click();
+      await page.waitForLoadState();
+      await expect(page.getByRole('alert').textContent()).resolves.toMatch(/key that asked/);
+      expect(await statusOf(id, a.approver)).toBe('pending');
+    } finally {
+      await browser2.close();
+    }
+  });
+
+  it('refuses a state-changing POST without its CSRF token, and changes nothing', async () => {
+    const id = await escalate(a.asker, 'csrf-target');
+    const page = await signIn(browser.context, a.approver);
+    const url = `${base}/console/escalations/${id}/approve`;
+    const missing = await page.request.post(url, { form: { comment: 'forged' } });
+    expect(missing.status()).toBe(403);
+    const wrong = await page.request.post(url, { form: { _csrf: 'f'.repeat(64) } });
+    expect(wrong.status()).toBe(403);
+    const keyForm = await page.request.post(`${base}/console/keys`, { form: { name: 'forged-key' } });
+    expect(keyForm.status()).toBe(403);
+    expect(await statusOf(id, a.asker)).toBe('pending');
+    const keys = (await api('GET', '/api-keys', a.asker)).json();
+    expect(JSON.stringify(keys)).not.toContain('forged-key');
+    await page.close();
+  });
+
+  it("never shows another account's data, on any page, and cannot act on it", async () => {
+    const page = await signIn(browser.context, a.approver);
+    for (const url of [...PAGES, '/console/memory?q=bravo+secret+lighthouse', '/console/memory?status=superseded']) {
+      await page.goto(`${base}${url}`);
+      const text = await page.content();
+      for (const marker of b.markers) expect(text, `${marker} on ${url}`).not.toContain(marker);
+    }
+    const other = await page.goto(`${base}/console/evaluations/${b.evaluationId}`);
+    expect(other?.status()).toBe(404);
+    const csrf = await page.locator('input[name=_csrf]').first().inputValue();
+    const decide = await page.request.post(`${base}/console/escalations/${b.evaluationId}/approve`, {
+      form: { _csrf: csrf },
+    });
+    expect(decide.status()).toBe(404);
+    expect(await statusOf(b.evaluationId, b.key)).toBe('pending');
+    const revoke = await page.request.post(`${base}/console/keys/${b.keyId}/revoke`, { form: { _csrf: csrf } });
+    expect(revoke.status()).toBe(404);
+    await page.close();
+  });
+
+  it('passes axe-core with no serious or critical violation on any page, and saves a screenshot of each', async () => {
+    await escalate(a.asker, 'pending-for-screenshot');
+    const page = await signIn(browser.context, a.approver);
+    for (const url of [...PAGES, '/console/memory?q=warehouse', '/console/memory?q=zebra+quantum+nothing']) {
+      await page.goto(`${base}${url}`);
+      await page.evaluate(axe.source);
+      const result = await page.evaluate<axe.AxeResults>(
+        "axe.run(document, { resultTypes: ['violations'] })",
+      );
+      const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(
+        bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+        url,
+      ).toEqual([]);
+      const name = url.replace(/^\/console\//, '').replace(/[^a-z0-9]+/gi, '-');
+      await page.screenshot({ path: path.join(ARTIFACTS, `${dialect}-${name}.png`), fullPage: true });
+    }
+    await page.close();
+  });
+});
