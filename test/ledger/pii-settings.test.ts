@@ -37,7 +37,7 @@ describe.each(DIALECTS)('scrubbing settings over HTTP on %s', (dialect) => {
     expect(elsewhere.claim).toContain('912 345 678');
   });
 
-  it('scrubs a UK number and names in the default region', async () => {
+  it('scrubs a UK number and names in the default region; a name is the same pseudonym in a query', async () => {
     const key = (await t.newAccount()).key;
     const res = await call(key, 'POST', '/v2/vault/store', {
       claim: 'Lisa Wirtz answers the London desk on 020 7946 0958.',
@@ -45,10 +45,31 @@ describe.each(DIALECTS)('scrubbing settings over HTTP on %s', (dialect) => {
       confidence: 1,
     });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({
-      claim: '<PERSON> answers the London desk on <PHONE>.',
-      scrubbed: { PERSON: 1, PHONE: 1 },
+    const stored = res.json();
+    expect(stored.claim).toMatch(
+      /^<PERSON:[0-9a-f]{8}> <PERSON:[0-9a-f]{8}> answers the London desk on <PHONE>\.$/,
+    );
+    expect(stored.scrubbed).toEqual({ PERSON: 1, PHONE: 1 });
+    expect(JSON.stringify(stored)).not.toMatch(/Lisa|Wirtz|7946/);
+    await call(key, 'POST', '/v2/vault/store', {
+      claim: 'Tom Baker answers the Paris desk in the mornings.',
+      source: 'call notes',
+      confidence: 1,
     });
+    const found = (
+      await call(key, 'POST', '/v2/vault/search', { query: 'Which desk does Lisa answer?' })
+    ).json();
+    expect(found.results[0]?.claim).toBe(stored.claim);
+    // Another account's pseudonym for the same name is another one.
+    const other = (await t.newAccount()).key;
+    const elsewhere = (
+      await call(other, 'POST', '/v2/vault/store', {
+        claim: 'Lisa Wirtz answers the desk.',
+        source: 'x',
+        confidence: 1,
+      })
+    ).json();
+    expect(elsewhere.claim.slice(0, 17)).not.toBe(stored.claim.slice(0, 17));
   });
 
   it.each([

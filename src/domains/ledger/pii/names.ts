@@ -229,7 +229,35 @@ export function findNames(text: string): NameSpan[] {
     .filter((c) => c.decision === 'name')
     .map(({ start, end }) => ({ start, end }));
   lowerCaseNames(text, out);
-  return out.sort((a, b) => a.start - b.start);
+  out.sort((a, b) => a.start - b.start);
+  return withRepeats(text, out);
+}
+
+/** Most names a text's repeats are looked for (one alternation, one pass). */
+const MAX_REPEATED_NAMES = 64;
+
+/** Once a word is known to be a name in a text, its other capitalised mentions are too ("Lopez's pager"). */
+function withRepeats(text: string, spans: NameSpan[]): NameSpan[] {
+  const words = new Set<string>();
+  for (const s of spans) {
+    for (const w of text.slice(s.start, s.end).matchAll(WORD)) {
+      const bare = w[0].replace(/['’]s$/, '');
+      if (bare.length > 2 && /^\p{Lu}/u.test(bare) && words.size < MAX_REPEATED_NAMES) words.add(bare);
+    }
+  }
+  if (words.size === 0) return spans;
+  const escaped = [...words].map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const mention = new RegExp(`(?<![\\p{L}\\p{N}])(?:${escaped.join('|')})(?:['’]s)?(?![\\p{L}\\p{N}])`, 'gu');
+  const added: NameSpan[] = [];
+  let i = 0;
+  for (const m of text.matchAll(mention)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    while (i < spans.length && spans[i]!.end <= start) i++;
+    if (i < spans.length && spans[i]!.start < end) continue;
+    added.push({ start, end });
+  }
+  return added.length === 0 ? spans : [...spans, ...added].sort((a, b) => a.start - b.start);
 }
 
 /** Loads the lexicons now (about a second) rather than on the first scrub. */

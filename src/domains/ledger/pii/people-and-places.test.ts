@@ -36,6 +36,16 @@ describe('person names', () => {
     expect(found(text, 'PERSON')).toEqual([]);
   });
 
+  it('turns each word of a name into a keyed pseudonym when given a key', () => {
+    const a = scrub("Maria Lopez is on call; Lopez's pager is on.", { pseudonymKey: 'account-a' }).text;
+    const b = scrub('Maria Lopez is on call.', { pseudonymKey: 'account-b' }).text;
+    const [maria, lopez] = a.match(/<PERSON:[0-9a-f]{8}>/g)!;
+    expect(a).toBe(`${maria} ${lopez} is on call; ${lopez}'s pager is on.`);
+    expect(maria).not.toBe(lopez);
+    expect(b).toMatch(/^<PERSON:[0-9a-f]{8}> <PERSON:[0-9a-f]{8}> is on call\.$/);
+    expect(b.slice(0, 17)).not.toBe(a.slice(0, 17));
+  });
+
   it('scrubs the name and keeps the rest of the fact', () => {
     expect(scrub('Maria Lopez is on call this week.')).toMatchObject({
       text: '<PERSON> is on call this week.',

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import { type CountryCode, findPhoneNumbersInText, isSupportedCountry } from 'libphonenumber-js/max';
 import { findAddresses } from './addresses.ts';
@@ -23,6 +24,14 @@ export interface ScrubOptions {
    * code are read in every region.
    */
   region?: CountryCode;
+  /**
+   * When set (the ledger sets the account id), each word of a person's name becomes a pseudonym
+   * `<PERSON:1a2b3c4d>`: the first 8 hex digits of HMAC-SHA256(key, the word in lower case).
+   * The same name gets the same pseudonym in a claim and in a query of the same account, so
+   * "When did Caroline…" still finds Caroline's claims, and no name is stored. Without it a
+   * name is `<PERSON>`. Pseudonyms are not anonymous: whoever knows the key can test guesses.
+   */
+  pseudonymKey?: string;
   /** Person names and street addresses are scrubbed unless these are false (bench:pii's baseline). */
   names?: boolean;
   addresses?: boolean;
@@ -289,12 +298,29 @@ export function emptyCounts(): Record<PiiType, number> {
   return Object.fromEntries(PII_TYPES.map((t) => [t, 0])) as Record<PiiType, number>;
 }
 
+/** `<PERSON:…>` for each word of a name (initials dropped), a possessive kept after it. */
+export function pseudonyms(name: string, key: string): string {
+  const out: string[] = [];
+  for (const word of name.split(/\s+/)) {
+    const possessive = /['’]s$/.exec(word)?.[0] ?? '';
+    const bare = word.slice(0, word.length - possessive.length).replace(/\.$/, '');
+    if (bare.length < 2) continue;
+    const digest = createHmac('sha256', key).update(bare.normalize('NFC').toLowerCase()).digest('hex');
+    out.push(`<PERSON:${digest.slice(0, 8)}>${possessive}`);
+  }
+  return out.length > 0 ? out.join(' ') : placeholder('PERSON');
+}
+
 export function scrub(text: string, options: ScrubOptions = {}): ScrubResult {
   const found = emptyCounts();
   let result = '';
   let last = 0;
   for (const span of detectPii(text, options)) {
-    result += text.slice(last, span.start) + placeholder(span.type);
+    const replacement =
+      span.type === 'PERSON' && options.pseudonymKey !== undefined
+        ? pseudonyms(text.slice(span.start, span.end), options.pseudonymKey)
+        : placeholder(span.type);
+    result += text.slice(last, span.start) + replacement;
     found[span.type] += 1;
     last = span.end;
   }

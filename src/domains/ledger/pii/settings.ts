@@ -9,7 +9,8 @@ import { DEFAULT_PHONE_REGION, isPhoneRegion, type ScrubOptions } from './scrubb
  * An account's scrubbing settings (`GET` / `PUT /v2/vault/settings/pii`): the region whose
  * national phone formats are read without a country code. Every store, search and text check of
  * the account scrubs with it, so a query is scrubbed as the claims it should find were. An
- * account without a row uses `US`.
+ * account without a row uses `US`. Names become pseudonyms keyed by the account id (see
+ * `ScrubOptions.pseudonymKey`).
  */
 
 export const PiiSettingsBody = Type.Object(
@@ -77,10 +78,10 @@ export function createPiiSettings(db: Kysely<Database>, audit: Pick<AuditRepo, '
       return { phone_region: region, updated_at: at };
     },
 
-    /** What `scrub` is called with for the account. */
+    /** What `scrub` is called with for the account: its region, and its id as the pseudonym key. */
     async scrubOptions(accountId: string): Promise<ScrubOptions> {
       const { phone_region } = await get(accountId);
-      return isPhoneRegion(phone_region) ? { region: phone_region } : {};
+      return { pseudonymKey: accountId, ...(isPhoneRegion(phone_region) ? { region: phone_region } : {}) };
     },
   };
 }
