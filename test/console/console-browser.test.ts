@@ -68,17 +68,36 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
     const first = await t.newAccount();
     const approver = await t.container.services.apiKeys.create(first.accountId, 'approver');
     a = { accountId: first.accountId, asker: first.key, approver: approver.key, approverId: approver.id };
-    await api('POST', '/v2/vault/store', a.asker, { claim: 'The alpha warehouse opens at nine', source: 'ops', confidence: 0.9 });
+    await api('POST', '/v2/vault/store', a.asker, {
+      claim: 'The alpha warehouse opens at nine',
+      source: 'ops',
+      confidence: 0.9,
+    });
 
     // Account B gets something on every page, each with a marker that must not leak.
     const second = await t.newAccount();
-    const markers = ['bravo-secret-actor', 'bravo secret lighthouse claim', 'bravo-key-name', 'bravo-hook.example'];
+    const markers = [
+      'bravo-secret-actor',
+      'bravo secret lighthouse claim',
+      'bravo-key-name',
+      'bravo-hook.example',
+    ];
     const evaluationId = await escalate(second.key, 'bravo-secret-actor');
-    await api('POST', '/v2/vault/store', second.key, { claim: 'The bravo secret lighthouse claim', source: 'b', confidence: 0.9 });
+    await api('POST', '/v2/vault/store', second.key, {
+      claim: 'The bravo secret lighthouse claim',
+      source: 'b',
+      confidence: 0.9,
+    });
     await t.container.services.apiKeys.create(second.accountId, 'bravo-key-name');
     await api('POST', '/webhooks', second.key, { url: 'https://bravo-hook.example/in' });
     await api('POST', '/v1/evaluate', second.key, { action: 'shell.exec', payload: { command: 'rm -rf /' } });
-    b = { accountId: second.accountId, key: second.key, keyId: second.keyId, evaluationId, markers: [...markers, second.accountId, second.keyId, evaluationId] };
+    b = {
+      accountId: second.accountId,
+      key: second.key,
+      keyId: second.keyId,
+      evaluationId,
+      markers: [...markers, second.accountId, second.keyId, evaluationId],
+    };
     browser = await launchBrowser();
     fs.mkdirSync(ARTIFACTS, { recursive: true });
   });
@@ -99,7 +118,9 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
     await page.close();
 
     const signed = await signIn(browser.context, a.approver);
-    const session = (await browser.context.cookies(`${base}/console`)).find((c) => c.name === 'arbiter_console');
+    const session = (await browser.context.cookies(`${base}/console`)).find(
+      (c) => c.name === 'arbiter_console',
+    );
     expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict', secure: false, path: '/console' });
     await expect(signed.getByRole('link', { name: /Escalations/ }).count()).resolves.toBe(1);
     await signed.close();
@@ -113,8 +134,12 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
     const item = page.locator('li.escalation', { hasText: 'live-actor-1' });
     await item.waitFor({ state: 'visible', timeout: 2000 });
     expect(reloads).toBe(0);
-    await expect(item.getByRole('button', { name: 'Approve' }).getAttribute('formaction')).resolves.toContain(id);
-    await expect(item.getByRole('button', { name: 'Deny' }).getAttribute('formaction')).resolves.toContain(id);
+    await expect(item.getByRole('button', { name: 'Approve' }).getAttribute('formaction')).resolves.toContain(
+      id,
+    );
+    await expect(item.getByRole('button', { name: 'Deny' }).getAttribute('formaction')).resolves.toContain(
+      id,
+    );
     await item.getByLabel('Comment (optional)').fill('looks fine');
     await item.getByRole('button', { name: 'Approve' }).click();
     await page.waitForLoadState();
@@ -166,9 +191,25 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
 
   it("never shows another account's data, on any page, and cannot act on it", async () => {
     const page = await signIn(browser.context, a.approver);
-    for (const url of [...PAGES, '/console/memory?q=bravo+secret+lighthouse', '/console/memory?status=superseded']) {
-      await page.goto(`${base}${url}`);
+    // What each page shows of account A's own data: the page did render that account's view.
+    const own: Record<string, string> = {
+      '/console/escalations': 'live-actor-1',
+      '/console/evaluations': 'self-approver',
+      '/console/memory': 'alpha warehouse',
+      '/console/audit': 'action.approved',
+      '/console/usage': 'POST /v2/actions/evaluate',
+      '/console/keys': 'approver',
+      '/console/policies': 'permit',
+    };
+    for (const url of [
+      ...PAGES,
+      '/console/memory?q=bravo+secret+lighthouse',
+      '/console/memory?status=superseded',
+    ]) {
+      const res = await page.goto(`${base}${url}`);
+      expect(res?.status(), url).toBe(200);
       const text = await page.content();
+      if (own[url] !== undefined) expect(text, url).toContain(own[url]);
       for (const marker of b.markers) expect(text, `${marker} on ${url}`).not.toContain(marker);
     }
     const other = await page.goto(`${base}/console/evaluations/${b.evaluationId}`);
@@ -179,7 +220,9 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
     });
     expect(decide.status()).toBe(404);
     expect(await statusOf(b.evaluationId, b.key)).toBe('pending');
-    const revoke = await page.request.post(`${base}/console/keys/${b.keyId}/revoke`, { form: { _csrf: csrf } });
+    const revoke = await page.request.post(`${base}/console/keys/${b.keyId}/revoke`, {
+      form: { _csrf: csrf },
+    });
     expect(revoke.status()).toBe(404);
     await page.close();
   });
