@@ -26,7 +26,8 @@ export interface ScrubOptions {
   region?: CountryCode;
   /**
    * When set (the ledger sets the account id), each word of a person's name becomes a pseudonym
-   * `<PERSON:1a2b3c4d>`: the first 8 hex digits of HMAC-SHA256(key, the word in lower case).
+   * `<PERSON1a2b3c4d>`: the first 8 hex digits of HMAC-SHA256(key, the word in lower case), one
+   * word to full-text indexes (a separate "PERSON" would match every scrubbed claim).
    * The same name gets the same pseudonym in a claim and in a query of the same account, so
    * "When did Caroline…" still finds Caroline's claims, and no name is stored. Without it a
    * name is `<PERSON>`. Pseudonyms are not anonymous: whoever knows the key can test guesses.
@@ -298,7 +299,7 @@ export function emptyCounts(): Record<PiiType, number> {
   return Object.fromEntries(PII_TYPES.map((t) => [t, 0])) as Record<PiiType, number>;
 }
 
-/** `<PERSON:…>` for each word of a name (initials dropped), a possessive kept after it. */
+/** `<PERSON…>` for each word of a name (initials dropped), a possessive kept after it. */
 export function pseudonyms(name: string, key: string): string {
   const out: string[] = [];
   for (const word of name.split(/\s+/)) {
@@ -306,7 +307,7 @@ export function pseudonyms(name: string, key: string): string {
     const bare = word.slice(0, word.length - possessive.length).replace(/\.$/, '');
     if (bare.length < 2) continue;
     const digest = createHmac('sha256', key).update(bare.normalize('NFC').toLowerCase()).digest('hex');
-    out.push(`<PERSON:${digest.slice(0, 8)}>${possessive}`);
+    out.push(`<PERSON${digest.slice(0, 8)}>${possessive}`);
   }
   return out.length > 0 ? out.join(' ') : placeholder('PERSON');
 }
