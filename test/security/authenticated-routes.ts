@@ -182,6 +182,14 @@ export const AUTHENTICATED_ROUTES: AuthenticatedRoute[] = [
     url: () => '/webhooks/we_0/deliveries',
     foreign: (ctx) => ({ url: `/webhooks/${ctx.foreignWebhookId ?? 'we_0'}/deliveries` }),
   },
+  ...(['enable', 'rotate-secret', 'test'] as const).map((action) => ({
+    method: 'POST' as const,
+    route: `/webhooks/:webhook_id/${action}`,
+    url: () => `/webhooks/we_0/${action}`,
+    foreign: (ctx: SecurityContext) => ({
+      url: `/webhooks/${ctx.foreignWebhookId ?? 'we_0'}/${action}`,
+    }),
+  })),
   {
     method: 'POST',
     route: '/webhooks/:webhook_id/deliveries/:delivery_id/redeliver',
