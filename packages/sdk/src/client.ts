@@ -2,7 +2,7 @@ import createClient, { type Client } from 'openapi-fetch';
 import { ArbiterError, errorFromBody } from './errors.ts';
 import type { paths } from './generated/openapi.ts';
 import { type MappedCall, mapToolCall, type ToolCall } from './tool-calls.ts';
-import { resilientFetch } from './transport.ts';
+import { createTransport } from './transport.ts';
 
 type JsonBody<T> = T extends { content: { 'application/json': infer B } } ? B : never;
 
@@ -93,12 +93,6 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     });
   });
 
-/** The body of an answer, or the error it stands for. */
-async function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): Promise<T> {
-  if (result.data !== undefined) return result.data;
-  throw errorFromBody(result.response.status, result.error);
-}
-
 function gateCode(judgment: Judgment): string | undefined {
   for (const gate of Object.values(judgment.gates)) {
     if (gate.outcome !== 'pass' && gate.code) return gate.code;
@@ -119,32 +113,67 @@ export function createArbiter(options: ArbiterOptions): Arbiter {
     actorRole: options.actorRole ?? 'assistant',
     impactScope: options.impactScope ?? 'internal',
   } as const;
+  const transport = createTransport({
+    timeoutMs: settings.timeoutMs,
+    retries: settings.retries,
+    maxRetryDelayMs: settings.maxRetryDelayMs,
+    fetch: options.fetch ?? globalThis.fetch,
+  });
   const api = createClient<paths>({
     baseUrl: settings.baseUrl,
     headers: { authorization: `Bearer ${settings.apiKey}` },
-    fetch: resilientFetch({
-      timeoutMs: settings.timeoutMs,
-      retries: settings.retries,
-      maxRetryDelayMs: settings.maxRetryDelayMs,
-      fetch: options.fetch ?? globalThis.fetch,
-    }),
+    fetch: transport.fetch,
   });
+  const headers = { authorization: `Bearer ${settings.apiKey}`, 'content-type': 'application/json' };
+  const readHeaders = { authorization: `Bearer ${settings.apiKey}` };
 
-  async function evaluate(action: string, payload: Record<string, unknown>): Promise<Verdict> {
-    const result = await api.POST('/v1/evaluate', { body: { action, payload } });
-    // 409 and 412 answers are verdicts too (CONFLICT_DETECTED, STATE_DRIFT).
-    const body = result.data ?? result.error;
-    if (body && typeof (body as Verdict).is_safe === 'boolean') return body as Verdict;
-    throw errorFromBody(result.response.status, result.error);
+  /** The helpers' own path: a string body and no Request objects, so a call costs what a fetch costs. */
+  async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Response> {
+    return transport.request(
+      method,
+      settings.baseUrl + path,
+      body === undefined ? readHeaders : headers,
+      body === undefined ? undefined : JSON.stringify(body),
+    );
   }
 
-  const judge = async (input: JudgeInput) => unwrap(await api.POST('/v2/actions/evaluate', { body: input }));
+  async function json<T>(response: Response): Promise<T> {
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      throw new ArbiterError(
+        'BAD_RESPONSE',
+        `The service answered ${response.status} with a body that is not JSON`,
+        {
+          status: response.status,
+        },
+      );
+    }
+    if (response.ok) return body as T;
+    throw errorFromBody(response.status, body);
+  }
+
+  async function evaluate(action: string, payload: Record<string, unknown>): Promise<Verdict> {
+    const response = await call('POST', '/v1/evaluate', { action, payload });
+    // 409 and 412 answers are verdicts too (CONFLICT_DETECTED, STATE_DRIFT).
+    if (response.status === 409 || response.status === 412) {
+      const body = (await response.json().catch(() => undefined)) as Verdict | undefined;
+      if (body && typeof body.is_safe === 'boolean') return body;
+      throw errorFromBody(response.status, body);
+    }
+    return json<Verdict>(response);
+  }
+
+  const judge = async (input: JudgeInput) =>
+    json<Judgment>(await call('POST', '/v2/actions/evaluate', input));
 
   async function waitForDecision(evaluationId: string, wait: WaitOptions = {}): Promise<Evaluation> {
     const deadline = Date.now() + (wait.timeoutMs ?? 300_000);
     for (;;) {
-      const evaluation = await unwrap(
-        await api.GET('/v2/actions/evaluations/{id}', { params: { path: { id: evaluationId } } }),
+      const evaluation = await json<Evaluation>(
+        await call('GET', `/v2/actions/evaluations/${encodeURIComponent(evaluationId)}`),
       );
       if (evaluation.status !== 'pending') return evaluation;
       const left = deadline - Date.now();
@@ -153,10 +182,13 @@ export function createArbiter(options: ArbiterOptions): Arbiter {
     }
   }
 
-  const remember = async (input: RememberInput) => unwrap(await api.POST('/v2/vault/store', { body: input }));
+  const remember = async (input: RememberInput) =>
+    json<Remembered>(await call('POST', '/v2/vault/store', input));
 
   async function recall(query: string, topK = 5): Promise<Recall> {
-    const { results } = await unwrap(await api.POST('/v2/vault/search', { body: { query, top_k: topK } }));
+    const { results } = await json<{ results: Fact[] }>(
+      await call('POST', '/v2/vault/search', { query, top_k: topK }),
+    );
     return results.length === 0 ? { status: 'unknown', facts: [] } : { status: 'known', facts: results };
   }
 

@@ -28,30 +28,38 @@ function backoffMs(attempt: number): number {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+export interface Transport {
+  /** A JSON request with a string body: re-sent as is on a retry. */
+  request(method: string, url: string, headers: Record<string, string>, body?: string): Promise<Response>;
+  /** The same policy as a `fetch` over `Request` objects, for the generated client. */
+  fetch(request: Request): Promise<Response>;
+}
+
 /**
- * A `fetch` that times out each attempt, retries what is safe to retry (honouring `Retry-After`),
- * and gives every write an `Idempotency-Key`, the same on each attempt, so a retried write happens once.
+ * Times out each attempt, retries what is safe to retry (honouring `Retry-After`), and gives every
+ * write an `Idempotency-Key`, the same on each attempt, so a retried write happens once.
  */
-export function resilientFetch(options: TransportOptions): (request: Request) => Promise<Response> {
-  return async (request) => {
-    if (WRITES.has(request.method) && !request.headers.has('idempotency-key')) {
-      request.headers.set('idempotency-key', crypto.randomUUID());
-    }
+export function createTransport(options: TransportOptions): Transport {
+  async function attempts(
+    url: string,
+    send: (signal: AbortSignal, last: boolean) => Promise<Response>,
+    outer?: AbortSignal,
+  ): Promise<Response> {
     for (let attempt = 0; ; attempt++) {
       const last = attempt >= options.retries;
-      const signal = AbortSignal.any([request.signal, AbortSignal.timeout(options.timeoutMs)]);
+      const timeout = AbortSignal.timeout(options.timeoutMs);
       let response: Response;
       try {
-        response = await options.fetch(last ? request : request.clone(), { signal });
+        response = await send(outer ? AbortSignal.any([outer, timeout]) : timeout, last);
       } catch (err) {
-        if (request.signal.aborted) throw err;
+        if (outer?.aborted) throw err;
         const timedOut = err instanceof DOMException && err.name === 'TimeoutError';
         if (last) {
           throw new ArbiterError(
             timedOut ? 'TIMEOUT' : 'UNREACHABLE',
             timedOut
               ? `Arbiter did not answer within ${options.timeoutMs} ms`
-              : `Arbiter could not be reached at ${new URL(request.url).origin}`,
+              : `Arbiter could not be reached at ${new URL(url).origin}`,
             { cause: err },
           );
         }
@@ -64,5 +72,23 @@ export function resilientFetch(options: TransportOptions): (request: Request) =>
       await response.body?.cancel();
       await sleep(asked ?? backoffMs(attempt));
     }
+  }
+
+  return {
+    request(method, url, headers, body) {
+      const sent = WRITES.has(method) ? { ...headers, 'idempotency-key': crypto.randomUUID() } : headers;
+      return attempts(url, (signal) => options.fetch(url, { method, headers: sent, body, signal }));
+    },
+    fetch(request) {
+      if (WRITES.has(request.method) && !request.headers.has('idempotency-key')) {
+        request.headers.set('idempotency-key', crypto.randomUUID());
+      }
+      // A Request's body can be read once: every attempt but the last sends a copy.
+      return attempts(
+        request.url,
+        (signal, last) => options.fetch(last ? request : request.clone(), { signal }),
+        request.signal,
+      );
+    },
   };
 }
