@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { type Container, createContainer } from './container.ts';
+import { warmTextCheckHere, warmTextCheckThread } from './domains/ledger/conflicts.ts';
 import { createLogger } from './logger.ts';
 
 export interface RunningServer {
@@ -33,6 +34,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     logger.info({ account: owner.account.id }, 'owner account created with ARBITER_BOOTSTRAP_KEY');
   }
   const app = await buildApp(container);
+  // Long texts are checked on a thread of their own, which loads while the server starts; the
+  // lexicons every store and text check read are loaded here before the first request.
+  void warmTextCheckThread();
+  warmTextCheckHere();
   const url = await app.listen({ port: config.port, host: config.host });
   logger.info({ url, database: config.database.kind }, 'arbiter listening');
   // Load the embedding model now that the port is open, so the first store or search does not wait for it.

@@ -1,5 +1,12 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkTextAgainstFacts, TEXT_CHECK_MAX_CHARS } from '../../src/domains/ledger/conflicts.ts';
+import {
+  checkTextAgainstFacts,
+  TEXT_CHECK_MAX_CHARS,
+  warmTextCheckHere,
+  warmTextCheckThread,
+} from '../../src/domains/ledger/conflicts.ts';
 import { bearer, createTestApp, type TestApp } from '../helpers/app.ts';
 import { DIALECTS } from '../helpers/databases.ts';
 
@@ -65,6 +72,57 @@ function slowdown(): number {
   return Math.max(1, runs[1]! / REFERENCE_WORK_MS);
 }
 
+interface ClientRun {
+  big: { status: number; ms: number; body: { is_safe: boolean; error?: { code: string; message: string } } };
+  probes: Array<{ kind: string; status: number; ms: number }>;
+}
+
+/**
+ * Sends `text` as one agent.respond and, until it is answered, probes /healthz and a small
+ * verdict every 20 ms, from a worker thread.
+ */
+function runClient(input: { url: string; key: string; text: string }): Promise<ClientRun> {
+  const source = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    const { url, key, text } = workerData;
+    const headers = { authorization: 'Bearer ' + key, 'content-type': 'application/json' };
+    const timed = async (call) => {
+      const started = performance.now();
+      const res = await call();
+      const body = await res.json();
+      return { status: res.status, ms: performance.now() - started, body };
+    };
+    (async () => {
+      let answered = false;
+      const body = JSON.stringify({ action: 'agent.respond', payload: { text } });
+      const big = timed(() => fetch(url + '/v1/evaluate', { method: 'POST', headers, body }));
+      big.then(() => { answered = true; }, () => { answered = true; });
+      const probes = [];
+      while (!answered) {
+        const [health, small] = await Promise.all([
+          timed(() => fetch(url + '/healthz')),
+          timed(() => fetch(url + '/v1/evaluate', {
+            method: 'POST', headers,
+            body: JSON.stringify({ action: 'agent.respond', payload: { text: 'The build is green.' } }),
+          })),
+        ]);
+        probes.push({ kind: 'healthz', status: health.status, ms: health.ms });
+        probes.push({ kind: 'evaluate', status: small.status, ms: small.ms });
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      parentPort.postMessage({ big: await big, probes });
+    })();
+  `;
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(source, { eval: true, workerData: input });
+    worker.once('message', (run: ClientRun) => {
+      resolve(run);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+  });
+}
+
 const ENDING =
   'One more thing before I go. The support line is open on Sundays. Refunds are processed within 30 days.';
 
@@ -101,54 +159,35 @@ describe.each(DIALECTS)('bounded text check on %s', (dialect) => {
     return { status: res.status, body, ms: performance.now() - started };
   };
 
-  const timed = async (call: () => Promise<Response>) => {
-    const started = performance.now();
-    const res = await call();
-    await res.arrayBuffer();
-    return { status: res.status, ms: performance.now() - started };
-  };
-
   it('checks a 1 MB agent.respond to its end while /healthz and small verdicts answer at once', async () => {
     const text = longText(1_000_000, ENDING);
-    // Warm-up: the first verdict of a process compiles the checker and loads the rule files.
+    // Warm-up: the first verdict of a process compiles the checker and loads the rule files, and
+    // the text-check thread that `serve` starts with the server is loaded.
     expect((await evaluate({ action: 'agent.respond', payload: { text: ENDING } })).status).toBe(409);
+    await warmTextCheckThread();
+    warmTextCheckHere();
     const before = slowdown();
 
-    const big = evaluate({ action: 'agent.respond', payload: { text } });
-    let answered = false;
-    void big.then(() => {
-      answered = true;
-    });
-    const probes: Array<{ kind: string; status: number; ms: number }> = [];
-    while (!answered) {
-      const [health, small] = await Promise.all([
-        timed(() => fetch(`${url}/healthz`)),
-        timed(() =>
-          fetch(`${url}/v1/evaluate`, {
-            method: 'POST',
-            headers: { ...bearer(t.ownerKey), 'content-type': 'application/json' },
-            body: JSON.stringify({ action: 'agent.respond', payload: { text: 'The build is green.' } }),
-          }),
-        ),
-      ]);
-      probes.push({ kind: 'healthz', ...health }, { kind: 'evaluate', ...small });
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    const result = await big;
+    // The agent and the probes are another client, on their own thread: what is timed is the
+    // server, not this test's own sending and parsing of a megabyte.
+    const loop = monitorEventLoopDelay({ resolution: 5 });
+    loop.enable();
+    const { big, probes } = await runClient({ url, key: t.ownerKey, text });
+    loop.disable();
     const factor = Math.max(before, slowdown());
     const slowest = Math.max(...probes.map((p) => p.ms));
     const sorted = probes.map((p) => p.ms).sort((a, b) => a - b);
     console.info(
-      `${dialect}: 1 MB agent.respond answered in ${result.ms.toFixed(0)} ms; ${probes.length} probes beside it: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms; host ${factor.toFixed(1)}× slower than the reference`,
+      `${dialect}: 1 MB agent.respond answered in ${big.ms.toFixed(0)} ms; ${probes.length} probes beside it: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms; server event loop held at most ${(loop.max / 1e6).toFixed(1)} ms; host ${factor.toFixed(1)}× slower than the reference`,
     );
 
-    expect(result.status).toBe(409);
-    expect(result.body.error?.code).toBe('CONFLICT_DETECTED');
-    expect(result.body.error?.message).toContain('The support line is open on Sundays.');
+    expect(big.status).toBe(409);
+    expect(big.body.error?.code).toBe('CONFLICT_DETECTED');
+    expect(big.body.error?.message).toContain('The support line is open on Sundays.');
     expect(probes.length).toBeGreaterThanOrEqual(4);
     for (const p of probes) expect(p.status).toBe(200);
     expect(slowest).toBeLessThan(PROBE_TARGET_MS * SLACK * factor);
-    expect(result.ms).toBeLessThan(BIG_TARGET_MS * SLACK * factor);
+    expect(big.ms).toBeLessThan(BIG_TARGET_MS * SLACK * factor);
   }, 60_000);
 
   it('finds a contradiction at the end of a 1 MB email body', async () => {

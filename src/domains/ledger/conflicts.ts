@@ -16,3 +16,4 @@ export {
   TEXT_CHECK_MAX_WORK,
   TextFactChecker,
 } from './conflicts/text-check.ts';
+export { warmTextCheckHere, warmTextCheckThread } from './conflicts/text-check-thread.ts';

@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError, Errors } from '../../errors.ts';
 import type { AuditRepo } from '../audit/repo.ts';
 import { emitEvents, type PendingEvent } from '../webhooks/outbox.ts';
+import { checkLongText, warmTextCheckThread } from './conflicts/text-check-thread.ts';
 import {
   conflictCandidateFloor,
   findConflicts,
@@ -12,6 +13,7 @@ import {
   TEXT_CHECK_MAX_CHARS,
   TEXT_CHECK_MAX_WORK,
   type TextCheckOutcome,
+  type TextConflict,
   TextFactChecker,
 } from './conflicts.ts';
 import type { Embedder } from './embeddings/embedder.ts';
@@ -728,8 +730,9 @@ export function createLedgerService(deps: LedgerServiceDeps) {
     /**
      * Sentences of `text` that contradict the account's relevant active claims (verdict and
      * judgment engines). Bounded at any length (ledger README, "Budgets"): the text is read in
-     * passages of at most `SEGMENT_WINDOW` characters, each scrubbed and checked in turn, and the
-     * event loop gets a turn every `TEXT_CHECK_SLICE_MS`. The facts are those a search finds for
+     * passages of at most `SEGMENT_WINDOW` characters, each scrubbed and checked in turn. A text
+     * longer than one passage is checked on the text-check thread (or, until it is ready, here
+     * with a turn for the event loop every `TEXT_CHECK_SLICE_MS`). The facts are those a search finds for
      * the first passage and, when there is more, the account's `LONG_TEXT_FACTS` most recent
      * claims: a contradiction at the end of a long text is found like one at its start. A text
      * over `TEXT_CHECK_MAX_CHARS`, or one that would take more than `TEXT_CHECK_MAX_WORK`, is
@@ -746,19 +749,14 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         };
       }
       if ((await repo.head(accountId)).seq === 0) return { conflicts: [] };
-      // Reads on SQLite and the work between them do not give the event loop a turn by themselves.
-      let sliceStarted = performance.now();
-      const turn = async (): Promise<void> => {
-        if (performance.now() - sliceStarted < TEXT_CHECK_SLICE_MS) return;
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        sliceStarted = performance.now();
-      };
+      void warmTextCheckThread();
       const passages = passagesOf(text);
       const first = passages.next();
       if (first.done) return { conflicts: [] };
       const scrubbedOpening = scrub(text.slice(first.value.start, first.value.end));
       const opening = scrubbedOpening.text;
-      await turn();
+      // Reads on SQLite do not give the event loop a turn by themselves.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       const { vector } = await embedOne(opening);
       const [nearest, lexical] = await Promise.all([
         deps.vectors.nearest(accountId, vector, 20),
@@ -767,28 +765,22 @@ export function createLedgerService(deps: LedgerServiceDeps) {
       const rows = await repo.activeByRowkeys(accountId, [
         ...new Set([...nearest, ...lexical].map((h) => h.rowkey)),
       ]);
-      const longer = first.value.end < text.length;
-      if (longer) {
+      const facts = rows.map((r) => ({ id: r.id, text: r.claim }));
+      let outcome: { conflicts: TextConflict[]; exhausted: boolean };
+      if (first.value.end < text.length) {
         const found = new Set(rows.map((r) => r.rowkey));
         for (const row of await repo.recentActive(accountId, LONG_TEXT_FACTS))
-          if (!found.has(row.rowkey)) rows.push(row);
+          if (!found.has(row.rowkey)) facts.push({ id: row.id, text: row.claim });
+        outcome = await checkLongText(text, facts, TEXT_CHECK_SLICE_MS);
+      } else {
+        const checker = new TextFactChecker(facts);
+        checker.scrubbed(first.value.end - first.value.start, scrubbedOpening.found.PHONE);
+        outcome = { exhausted: !checker.check(opening), conflicts: checker.conflicts };
       }
-      await turn();
-      const checker = new TextFactChecker(rows.map((r) => ({ id: r.id, text: r.claim })));
-      await turn();
-      checker.scrubbed(first.value.end - first.value.start, scrubbedOpening.found.PHONE);
-      let done = checker.check(opening);
-      let offset = opening.length;
-      for (let next = passages.next(); done && !next.done; next = passages.next()) {
-        await turn();
-        const scrubbed = scrub(text.slice(next.value.start, next.value.end));
-        checker.scrubbed(next.value.end - next.value.start, scrubbed.found.PHONE);
-        done = checker.check(scrubbed.text, offset);
-        offset += scrubbed.text.length;
-      }
-      if (done) return { conflicts: checker.conflicts };
+      const { conflicts, exhausted } = outcome;
+      if (!exhausted) return { conflicts };
       return {
-        conflicts: checker.conflicts,
+        conflicts,
         unchecked: `the text needs more comparisons with the ledger's facts than one check may make (${TEXT_CHECK_MAX_WORK}); the rest was not checked: send it in parts`,
       };
     },

@@ -26,17 +26,17 @@ import {
 export const TEXT_CHECK_MAX_CHARS = 1_048_576;
 /**
  * Work one text may take, in steps of about 40 ns on the reference 2-core machine when quiet:
- * scrubbing is `SCRUB_CHAR_WORK` a character and `PHONE_WORK` a phone number found (its
+ * scrubbing (names and addresses included) is `SCRUB_CHAR_WORK` a character and `PHONE_WORK` a phone number found (its
  * numbering-plan check is the costliest detector); a new sentence is `SENTENCE_WORK` plus 4 a
  * character (segmenting, embedding, analysing it), a repeated one 1 a character; a feature a
  * sentence shares with a fact is 1; a rule check of a pair that passed the similarity gate is
  * `RULE_CHECK_WORK` (about 10 µs). 25 M steps are about 1 s. 1 MiB of prose (17,000 sentences)
- * against 40 facts takes about 12 M, against 1,000 facts about 20 M.
+ * against 40 facts takes about 14 M, against 1,000 facts about 22 M.
  */
 export const TEXT_CHECK_MAX_WORK = 25_000_000;
 export const RULE_CHECK_WORK = 250;
 export const SENTENCE_WORK = 300;
-export const SCRUB_CHAR_WORK = 2;
+export const SCRUB_CHAR_WORK = 4;
 export const PHONE_WORK = 1000;
 /** Characters the sentence segmenter sees at once (and the first passage a search looks at). */
 export const SEGMENT_WINDOW = 4096;
