@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectConflict, findConflicts } from './checker.ts';
+import { analyse, detectConflict, findConflicts, MAX_TERMS, MAX_WORDS } from './checker.ts';
 import { checkTextAgainstFacts } from './text-check.ts';
 
 describe('detectConflict', () => {
@@ -124,5 +124,45 @@ describe('checkTextAgainstFacts', () => {
     );
     expect(checkTextAgainstFacts('You can return items within 30 days. Have a nice day.', facts)).toEqual([]);
     expect(checkTextAgainstFacts('', facts)).toEqual([]);
+  });
+});
+
+describe('WordNet relations', () => {
+  it.each([
+    ['The depot is in a rural area', 'The depot is in an urban area', 'antonym', 'WordNet antonyms'],
+    ['The defendant was found guilty', 'The defendant was found innocent', 'antonym', 'WordNet antonyms'],
+    [
+      'There is no man cutting a potato',
+      'A man is slicing a potato',
+      'negation',
+      'slicing is a kind of cutting',
+    ],
+    ['Nobody is riding a horse', 'A woman is riding a horse', 'negation', 'a woman is somebody'],
+  ])('%s / %s → %s (%s)', (stored, incoming, kind) => {
+    expect(detectConflict(incoming, stored, 0.8)?.kind).toBe(kind);
+  });
+
+  it.each([
+    ['A man is riding a horse', 'A woman is riding a horse', 'different subjects'],
+    ['A horse is being ridden by a man', 'A woman is riding a horse', 'different subjects, one passive'],
+    [
+      'No man is slicing a potato',
+      'A person is cutting a potato',
+      'a person cutting need not be a man slicing',
+    ],
+    ['A man is playing a guitar', 'A man is playing a piano', 'two kinds of instrument are not opposites'],
+  ])('%s / %s → none (%s)', (stored, incoming) => {
+    expect(detectConflict(incoming, stored, 0.8)).toBeNull();
+  });
+
+  it('bounds the work of a long claim: only its first terms and words are compared', () => {
+    const long = Array.from({ length: 2000 }, (_, i) => `word${i % 500} term${i}`).join(' ');
+    const analysed = analyse(`The gate is open ${long}`);
+    expect(analysed.terms.size).toBe(MAX_TERMS);
+    expect(analysed.wordSet.size).toBe(MAX_WORDS);
+    // The opening of each statement is still compared.
+    expect(detectConflict(`The gate is closed ${long}`, `The gate is open ${long}`, 0.9)?.kind).toBe(
+      'antonym',
+    );
   });
 });

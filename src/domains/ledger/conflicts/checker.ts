@@ -10,6 +10,7 @@ import {
   PARTICLES,
   PHRASE_ANTONYMS,
 } from './lexicon.ts';
+import { isKindOf, type KindProfile, kindProfile } from './wordnet.ts';
 
 /**
  * Contradiction checking between two short statements about the same subject: the claim being
@@ -55,6 +56,13 @@ export interface Analysis {
   negated: boolean;
   /** Canonical content terms: no function words, particles, negators or numbers. */
   terms: Set<string>;
+  /** Each content term's WordNet profile (its word as written, irregular forms mapped). */
+  lemmas: Map<string, KindProfile>;
+  /**
+   * Content terms of the subject: those before the first verb ("A talented man | is playing"),
+   * and in a passive those after "by" ("A horse is being ridden | by a woman").
+   */
+  subject: Set<string>;
   /** Every canonical word in order (particles included), for opposite pairs and phrases. */
   words: string[];
   /** Numeric values with their unit, as `value|unit`. */
@@ -156,12 +164,20 @@ function quantityOf(token: Token, next: Token | undefined): string | null {
 export function analyse(text: string): Analysis {
   const tokens = tokenize(text);
   const terms = new Set<string>();
+  const lemmas = new Map<string, KindProfile>();
   const quantities = new Set<string>();
   const proper = new Set<string>();
+  const subject = new Set<string>();
+  // 0: before the verb (subject), 1: after it, 2: after "by" in a passive (the agent: subject again).
+  let part = 0;
+  let passive = false;
   let negated = false;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const lower = t.raw.toLowerCase();
+    if (part === 0 && subject.size > 0 && (AUXILIARIES.has(lower) || /(?:ing|ed)$/.test(lower))) part = 1;
+    if (part === 1 && (lower === 'being' || lower === 'been')) passive = true;
+    if (part === 1 && passive && lower === 'by') part = 2;
     if (NEGATORS.has(lower)) {
       negated = true;
       // "no one" is "nobody", not the number one.
@@ -174,7 +190,10 @@ export function analyse(text: string): Analysis {
       continue;
     }
     if (FUNCTION_WORDS.has(lower) || PARTICLES.has(lower)) continue;
+    if (terms.size >= MAX_TERMS && !terms.has(t.canon)) continue;
     terms.add(t.canon);
+    if (part !== 1) subject.add(t.canon);
+    if (!lemmas.has(t.canon)) lemmas.set(t.canon, kindProfile(IRREGULAR[lower] ?? lower));
     if (t.proper) proper.add(t.canon);
   }
   const words = tokens.map((t) => t.canon);
@@ -190,10 +209,12 @@ export function analyse(text: string): Analysis {
   return {
     negated,
     terms,
+    lemmas,
+    subject,
     words,
     quantities,
     proper,
-    wordSet: new Set(words),
+    wordSet: new Set(words.slice(0, MAX_WORDS)),
     text: joined,
     phrases,
     phraseSides,
@@ -214,15 +235,60 @@ export function analysis(text: string): Analysis {
   return a;
 }
 
-function related(a: string, b: string): boolean {
-  return a === b || HYPERNYM_INDEX.get(a)?.has(b) === true || HYPERNYM_INDEX.get(b)?.has(a) === true;
+/**
+ * Content terms a statement is analysed for: a claim's subject and what is said of it come
+ * first, and a term past these is not compared, so that one long claim costs at most
+ * MAX_TERMS² relation checks against each candidate (ledger README, "Budgets").
+ */
+export const MAX_TERMS = 64;
+/** Words compared pairwise for opposites (the rest still count for phrases). */
+export const MAX_WORDS = 128;
+const AUXILIARIES = new Set([
+  'is',
+  'are',
+  'was',
+  'were',
+  'be',
+  'has',
+  'have',
+  'had',
+  'does',
+  'do',
+  'did',
+  'will',
+  'can',
+]);
+/** Terms of each side that have no counterpart, looked up in WordNet for opposites and siblings. */
+export const MAX_UNMATCHED_LOOKUPS = 12;
+
+/** Same term, or one a kind of the other (the word list, then WordNet's hypernyms). */
+function related(
+  a: string,
+  b: string,
+  la?: KindProfile,
+  lb?: KindProfile,
+  direction: Direction = 'either',
+): boolean {
+  if (a === b || HYPERNYM_INDEX.get(a)?.has(b) === true || HYPERNYM_INDEX.get(b)?.has(a) === true)
+    return true;
+  if (la === undefined || lb === undefined) return false;
+  return isKindOf(lb, la) || (direction === 'either' && isKindOf(la, lb));
 }
+
+/**
+ * How a term of one statement may be matched by a term of the other: `either` way up or down
+ * the hierarchy (aligning two statements), or only by a more specific term (`specific`: what a
+ * negation denies is denied of its kinds too: "no man is cutting" denies "a man is slicing",
+ * not "a person is cutting").
+ */
+type Direction = 'either' | 'specific';
 
 /** Terms of `from` that `to` also speaks about (same word or a hypernym either way). */
 function matched(
-  from: ReadonlySet<string>,
-  to: ReadonlySet<string>,
+  from: Analysis,
+  to: Analysis,
   ignore: ReadonlySet<string> = new Set(),
+  direction: Direction = 'either',
 ): {
   shared: number;
   total: number;
@@ -231,13 +297,14 @@ function matched(
   let shared = 0;
   let total = 0;
   const unmatched: string[] = [];
-  for (const a of from) {
+  for (const a of from.terms) {
     if (ignore.has(a)) continue;
     total++;
-    let hit = to.has(a);
+    let hit = to.terms.has(a);
     if (!hit) {
-      for (const b of to) {
-        if (!ignore.has(b) && related(a, b)) {
+      const la = from.lemmas.get(a);
+      for (const b of to.terms) {
+        if (!ignore.has(b) && related(a, b, la, to.lemmas.get(b), direction)) {
           hit = true;
           break;
         }
@@ -279,6 +346,30 @@ function findOpposites(a: Analysis, b: Analysis): { x: string; y: string } | nul
     if (inA === 1 && inB === 2) return { x: p, y: q };
     if (inA === 2 && inB === 1) return { x: q, y: p };
   }
+  return wordNetOpposites(a, b);
+}
+
+/**
+ * WordNet's antonyms ("asleep" / "awake", "wet" / "dry") among the terms each side has no
+ * counterpart for, outside the subjects: "A man is riding" and "A woman is riding" are two
+ * statements about two people. (Two different kinds of one thing, "guitar" / "piano", were
+ * tried too and dropped: on SICK they were mostly not contradictions, someone plays both.)
+ */
+function wordNetOpposites(a: Analysis, b: Analysis): { x: string; y: string } | null {
+  const onlyA = matched(a, b).unmatched.slice(0, MAX_UNMATCHED_LOOKUPS);
+  if (onlyA.length === 0) return null;
+  const onlyB = matched(b, a).unmatched.slice(0, MAX_UNMATCHED_LOOKUPS);
+  // Different subjects ("A dog is running" / "A cat is running") are two statements about two
+  // things, not a contradiction: a pair is only opposed outside the subject.
+  const inSubjects = (x: string, y: string): boolean => a.subject.has(x) && b.subject.has(y);
+  for (const x of onlyA) {
+    const px = a.lemmas.get(x)!;
+    for (const y of onlyB) {
+      const py = b.lemmas.get(y)!;
+      const opposed = py.forms.some((f) => px.antonyms.has(f)) || px.forms.some((f) => py.antonyms.has(f));
+      if (opposed && !inSubjects(x, y)) return { x, y };
+    }
+  }
   return null;
 }
 
@@ -304,7 +395,7 @@ export function conflictBetween(a: Analysis, b: Analysis): Conflict | null {
     // "is not open" and "is closed" say the same thing: a negation and an opposite cancel out.
     if (opposites) return null;
     const [neg, pos] = a.negated ? [a, b] : [b, a];
-    const m = matched(neg.terms, pos.terms);
+    const m = matched(neg, pos, new Set(), 'specific');
     if (m.total > 0 && m.shared / m.total >= NEGATION_MIN_CONTAINMENT && quantitiesAgree(neg, pos)) {
       return { kind: 'negation', reason: `one statement denies what the other asserts` };
     }
@@ -314,7 +405,7 @@ export function conflictBetween(a: Analysis, b: Analysis): Conflict | null {
   if (opposites) {
     const ignore = new Set([opposites.x, opposites.y, ...opposites.x.split(' '), ...opposites.y.split(' ')]);
     const [small, large] = a.terms.size <= b.terms.size ? [a, b] : [b, a];
-    const m = matched(small.terms, large.terms, ignore);
+    const m = matched(small, large, ignore);
     if (m.total > 0 && m.shared / m.total >= ANTONYM_MIN_CONTAINMENT) {
       return { kind: 'antonym', reason: `"${opposites.x}" vs "${opposites.y}"` };
     }
@@ -326,7 +417,7 @@ export function conflictBetween(a: Analysis, b: Analysis): Conflict | null {
     const unitsA = new Set(onlyA.map((q) => q.split('|')[1]));
     if (onlyB.some((q) => unitsA.has(q.split('|')[1]))) {
       const [small, large] = a.terms.size <= b.terms.size ? [a, b] : [b, a];
-      const m = matched(small.terms, large.terms);
+      const m = matched(small, large);
       if (m.total > 0 && m.shared / m.total >= VALUE_MIN_CONTAINMENT) {
         const show = (qs: string[]) => qs.map((q) => q.replace('|', '')).join(', ');
         return { kind: 'value_mismatch', reason: `${show(onlyA)} vs ${show(onlyB)}` };
@@ -336,8 +427,8 @@ export function conflictBetween(a: Analysis, b: Analysis): Conflict | null {
 
   // Every unmatched term must be a proper noun, and there must be some on both sides.
   if (a.proper.size === 0 || b.proper.size === 0) return null;
-  const fromA = matched(a.terms, b.terms);
-  const fromB = matched(b.terms, a.terms);
+  const fromA = matched(a, b);
+  const fromB = matched(b, a);
   if (
     fromA.unmatched.length > 0 &&
     fromB.unmatched.length > 0 &&
