@@ -1,0 +1,87 @@
+import { type Arbiter, type GuardDecision, type MappedCall, mapToolCall, type ToolCall } from '@arbiter/sdk';
+import {
+  defineToolInputGuardrail,
+  type FunctionTool,
+  type RunContext,
+  ToolGuardrailFunctionOutputFactory,
+  type ToolInputGuardrailDefinition,
+} from '@openai/agents';
+
+export interface ArbiterGuardOptions {
+  /** How a call is judged; by default by its argument names (see `mapToolCall` of @arbiter/sdk). */
+  map?: (call: ToolCall) => MappedCall;
+}
+
+export interface ArbiterGuard {
+  /** A tool input guardrail: a refused call is answered to the model and never executed. */
+  inputGuardrail: ToolInputGuardrailDefinition;
+  /** A `needsApproval` for the named tool: true when Arbiter escalates the call to a human. */
+  needsApproval(toolName: string): (context: RunContext, input: unknown, callId?: string) => Promise<boolean>;
+  /** The tool with both: Arbiter's guardrail after its own, and approval on ESCALATE or its own policy. */
+  guard<T extends FunctionTool<any, any, any>>(tool: T): T;
+}
+
+const asArgs = (input: unknown): Record<string, unknown> =>
+  input !== null && typeof input === 'object' && !Array.isArray(input)
+    ? (input as Record<string, unknown>)
+    : { input };
+
+function parseArguments(text: string): Record<string, unknown> {
+  try {
+    return asArgs(JSON.parse(text));
+  } catch {
+    return { input: text };
+  }
+}
+
+/**
+ * Arbiter for OpenAI Agents JS. Each call is judged once (needsApproval and the guardrail share the
+ * decision, by call id): refused → the guardrail rejects it and the model gets the reason;
+ * ESCALATE → the run stops with an approval interruption; otherwise the tool runs.
+ */
+export function arbiterGuard(arbiter: Arbiter, options: ArbiterGuardOptions = {}): ArbiterGuard {
+  const map = options.map ?? mapToolCall;
+  const decisions = new Map<string, Promise<GuardDecision>>();
+  const decide = (name: string, args: Record<string, unknown>, callId: string | undefined) => {
+    const cached = callId === undefined ? undefined : decisions.get(callId);
+    if (cached) return cached;
+    const call = { name, args };
+    const decision = arbiter.check(call, map(call));
+    if (callId !== undefined) decisions.set(callId, decision);
+    return decision;
+  };
+
+  const inputGuardrail = defineToolInputGuardrail({
+    name: 'arbiter',
+    run: async ({ toolCall }) => {
+      const decision = await decide(toolCall.name, parseArguments(toolCall.arguments), toolCall.callId);
+      decisions.delete(toolCall.callId);
+      if (decision.decision === 'deny') {
+        return ToolGuardrailFunctionOutputFactory.rejectContent(
+          `Arbiter refused ${toolCall.name}: ${decision.code ?? 'DENIED'}: ${decision.reason}`,
+          decision,
+        );
+      }
+      // An escalated call reaches its guardrail only after the run's approval.
+      return ToolGuardrailFunctionOutputFactory.allow(decision);
+    },
+  });
+
+  const needsApproval =
+    (toolName: string) =>
+    async (_context: RunContext, input: unknown, callId?: string): Promise<boolean> =>
+      (await decide(toolName, asArgs(input), callId)).decision === 'ask';
+
+  function guard<T extends FunctionTool<any, any, any>>(tool: T): T {
+    const own = tool.needsApproval;
+    const escalates = needsApproval(tool.name);
+    return {
+      ...tool,
+      inputGuardrails: [...(tool.inputGuardrails ?? []), inputGuardrail],
+      needsApproval: async (context: RunContext, input: unknown, callId?: string) =>
+        (await escalates(context, input, callId)) || (await own(context, input as never, callId)),
+    };
+  }
+
+  return { inputGuardrail, needsApproval, guard };
+}
