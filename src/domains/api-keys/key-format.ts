@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '../../lib/sha256.ts';
 
 /** Secret keys: `arbiter_sk_` followed by 32 or more base62 characters (DESIGN "Contract decisions"). */
 export const KEY_PREFIX = 'arbiter_sk_';
@@ -26,7 +27,7 @@ export function generateKey(): string {
  * Unkey keys); a slow password hash would put milliseconds on every authenticated request.
  */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return sha256Hex(key);
 }
 
 /** The only form of a key ever shown after creation: `arbiter_sk_…a1b2`. */

@@ -107,7 +107,10 @@ describe('large payloads', () => {
     evaluateAction({ action: 'db.query', payload: { sql: 'DELETE FROM t;'.repeat(5000) } });
     evaluateAction({ action: 'shell.exec', payload: { command: 'echo "$(date)" >> x\n'.repeat(5000) } });
   });
-  // Best of three: a super-linear analyzer misses the budget every time, a busy test host once.
+  // The 100 ms budget is measured by `npm run bench:verdict`. Here the bound only catches a
+  // super-linear analyzer (seconds to minutes at 1 MB), with room for a shared CI host: best of
+  // three, under STALL_MS.
+  const STALL_MS = 1000;
   const bestOf3 = (run: () => void) => {
     const times: number[] = [];
     for (let i = 0; i < 3; i++) {
@@ -118,21 +121,21 @@ describe('large payloads', () => {
     return Math.min(...times);
   };
 
-  it('judges a 1 MB SQL batch within 100 ms', () => {
+  it('judges a 1 MB SQL batch to its last statement without stalling', () => {
     const sql = "INSERT INTO t VALUES (1, 'abc');\n".repeat(Math.ceil(MB / 32)) + 'DELETE FROM t;';
     let code: string | undefined;
     expect(
       bestOf3(() => (code = evaluateAction({ action: 'db.query', payload: { sql } }).finding?.code)),
-    ).toBeLessThan(100);
+    ).toBeLessThan(STALL_MS);
     expect(code).toBe('DEST_MUTATION');
   });
 
-  it('judges a 1 MB shell script within 100 ms', () => {
+  it('judges a 1 MB shell script to its last command without stalling', () => {
     const command = `${'echo "$(date) hello" >> log.txt\n'.repeat(Math.ceil(MB / 32))}rm -rf /`;
     let code: string | undefined;
     expect(
       bestOf3(() => (code = evaluateAction({ action: 'shell.exec', payload: { command } }).finding?.code)),
-    ).toBeLessThan(100);
+    ).toBeLessThan(STALL_MS);
     expect(code).toBe('DEST_MUTATION');
   });
 });
