@@ -7,6 +7,9 @@ import {
   type ToolInputGuardrailDefinition,
 } from '@openai/agents';
 
+// biome-ignore lint/suspicious/noExplicitAny: a guard wraps tools of any context, parameters and output.
+type AnyFunctionTool = FunctionTool<any, any, any>;
+
 export interface ArbiterGuardOptions {
   /** How a call is judged; by default by its argument names (see `mapToolCall` of @arbiter/sdk). */
   map?: (call: ToolCall) => MappedCall;
@@ -18,7 +21,7 @@ export interface ArbiterGuard {
   /** A `needsApproval` for the named tool: true when Arbiter escalates the call to a human. */
   needsApproval(toolName: string): (context: RunContext, input: unknown, callId?: string) => Promise<boolean>;
   /** The tool with both: Arbiter's guardrail after its own, and approval on ESCALATE or its own policy. */
-  guard<T extends FunctionTool<any, any, any>>(tool: T): T;
+  guard<T extends AnyFunctionTool>(tool: T): T;
 }
 
 const asArgs = (input: unknown): Record<string, unknown> =>
@@ -72,7 +75,7 @@ export function arbiterGuard(arbiter: Arbiter, options: ArbiterGuardOptions = {}
     async (_context: RunContext, input: unknown, callId?: string): Promise<boolean> =>
       (await decide(toolName, asArgs(input), callId)).decision === 'ask';
 
-  function guard<T extends FunctionTool<any, any, any>>(tool: T): T {
+  function guard<T extends AnyFunctionTool>(tool: T): T {
     const own = tool.needsApproval;
     const escalates = needsApproval(tool.name);
     return {
