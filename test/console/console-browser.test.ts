@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, type TestApp } from '../helpers/app.ts';
 import { HAS_CHROMIUM, launchBrowser } from '../helpers/browser.ts';
 import { DIALECTS } from '../helpers/databases.ts';
+import { startReceiver } from '../helpers/receiver.ts';
 
 /** Screenshots of every page, kept as test artifacts (not committed). */
 const ARTIFACTS = process.env.ARBITER_ARTIFACTS_DIR ?? path.resolve('test-artifacts/console');
@@ -62,7 +63,11 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
 
   beforeAll(async () => {
     t = await createTestApp(dialect, {
-      env: { ARBITER_LOG_LEVEL: 'silent', ARBITER_WEBHOOK_ALLOW_LOOPBACK: 'true' },
+      env: {
+        ARBITER_LOG_LEVEL: 'silent',
+        ARBITER_WEBHOOK_ALLOW_LOOPBACK: 'true',
+        ARBITER_WEBHOOK_POLL_MS: '20',
+      },
     });
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const first = await t.newAccount();
@@ -142,8 +147,7 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
     );
     await item.getByLabel('Comment (optional)').fill('looks fine');
     await item.getByRole('button', { name: 'Approve' }).click();
-    await page.waitForLoadState();
-    expect(await statusOf(id, a.asker)).toBe('approved');
+    await expect.poll(() => statusOf(id, a.asker)).toBe('approved');
     const evaluation = (await api('GET', `/v2/actions/evaluations/${id}`, a.asker)).json();
     expect(evaluation).toMatchObject({ decided_by: a.approverId, comment: 'looks fine' });
     await expect(page.getByRole('status').first().textContent()).resolves.toContain('approved');
@@ -152,8 +156,8 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
     const second = page.locator('li.escalation', { hasText: 'live-actor-2' });
     await second.waitFor({ state: 'visible', timeout: 2000 });
     await second.getByRole('button', { name: 'Deny' }).click();
-    await page.waitForLoadState();
-    expect(await statusOf(denied, a.asker)).toBe('denied');
+    await expect.poll(() => statusOf(denied, a.asker)).toBe('denied');
+    await page.getByRole('status').first().waitFor();
     await expect(page.locator('table').first().textContent()).resolves.toContain('live-actor-2');
     await page.close();
   });
@@ -165,7 +169,6 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
       const page = await signIn(browser2.context, a.asker);
       const item = page.locator('li.escalation', { hasText: 'self-approver' });
       await item.getByRole('button', { name: 'Approve' }).click();
-      await page.waitForLoadState();
       await expect(page.getByRole('alert').textContent()).resolves.toMatch(/key that asked/);
       expect(await statusOf(id, a.approver)).toBe('pending');
     } finally {
@@ -227,22 +230,134 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
     await page.close();
   });
 
+  it('is usable from the keyboard: sign in and approve without a mouse', async () => {
+    const id = await escalate(a.asker, 'keyboard-actor');
+    await browser.context.clearCookies();
+    const page = await browser.context.newPage();
+    page.setDefaultTimeout(5000);
+    await page.goto(`${base}/console`);
+    await page.keyboard.press('Tab'); // the skip link
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate('document.activeElement.id')).resolves.toBe('api-key');
+    await page.keyboard.type(a.approver);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${base}/console/escalations`);
+    const item = page.locator('li.escalation', { hasText: 'keyboard-actor' });
+    await item.getByLabel('Comment (optional)').focus();
+    await page.keyboard.type('by keyboard');
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate('document.activeElement.textContent')).resolves.toBe('Approve');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => statusOf(id, a.asker)).toBe('approved');
+    expect((await api('GET', `/v2/actions/evaluations/${id}`, a.asker)).json()).toMatchObject({
+      status: 'approved',
+      comment: 'by keyboard',
+    });
+    await page.close();
+  });
+
+  it("works each page's controls: keys, webhooks, memory, policy and filters", async () => {
+    const receiver = await startReceiver(() => ({ status: 204 }));
+    try {
+      const hook = (await api('POST', '/webhooks', a.asker, { url: `${receiver.url}/hook` })).json();
+      const page = await signIn(browser.context, a.approver);
+
+      await page.goto(`${base}/console/webhooks`);
+      await page.getByRole('button', { name: /^Send test event/ }).click();
+      await expect(page.getByRole('status').first().textContent()).resolves.toContain('Test event queued');
+      await expect.poll(() => receiver.received.length, { timeout: 5000 }).toBe(1);
+      await page.getByRole('button', { name: /^Rotate secret/ }).click();
+      const secret = await page.locator('#new-secret').textContent();
+      expect(secret).toMatch(/^whsec_/);
+      expect(secret).not.toBe(hook.secret);
+      await t.container.db.kysely
+        .updateTable('webhook_endpoints')
+        .set({ status: 'disabled', disabled_reason: 'failing' })
+        .where('id', '=', hook.id)
+        .execute();
+      await page.goto(`${base}/console/webhooks`);
+      await page.getByRole('button', { name: /^Re-enable/ }).click();
+      expect((await api('GET', `/webhooks/${hook.id}`, a.asker)).json().webhook.status).toBe('enabled');
+      await page
+        .getByRole('button', { name: /^Redeliver/ })
+        .first()
+        .click();
+      await expect(page.getByRole('status').first().textContent()).resolves.toContain('Queued again');
+      await expect.poll(() => receiver.received.length, { timeout: 5000 }).toBe(2);
+
+      await page.goto(`${base}/console/keys`);
+      await page.getByLabel('Key name').fill('made-in-browser');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const created = (await page.locator('#new-key').textContent())!;
+      expect((await api('GET', '/api-keys', created)).statusCode).toBe(200);
+      await page.getByRole('button', { name: /^Revoke key made-in-browser/ }).click();
+      expect((await api('GET', '/api-keys', created)).statusCode).toBe(401);
+
+      await page.goto(`${base}/console/memory`);
+      await page.getByRole('button', { name: 'Verify' }).click();
+      await expect(page.getByRole('status').first().textContent()).resolves.toMatch(
+        /The chain holds: 1 entries/,
+      );
+      await page.getByLabel('Query').fill('When does the alpha warehouse open?');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await expect(page.locator('#search-result').textContent()).resolves.toContain(
+        'alpha warehouse opens at nine',
+      );
+
+      await page.goto(`${base}/console/evaluations`);
+      await page.getByLabel('Status').selectOption('denied');
+      await page.getByRole('button', { name: 'Filter' }).click();
+      const rows = page.locator('tbody tr');
+      await expect(rows.count()).resolves.toBe(1);
+      await expect(rows.first().textContent()).resolves.toContain('live-actor-2');
+
+      await page.goto(`${base}/console/policies`);
+      await page.getByLabel('Cedar policy').fill('permit(principal, action, resource)\nwhen { oops };');
+      await page.getByRole('button', { name: 'Save policy' }).click();
+      await expect(page.getByRole('alert').textContent()).resolves.toMatch(/Line \d+, column \d+/);
+      await page.close();
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('passes axe-core with no serious or critical violation on any page, and saves a screenshot of each', async () => {
     await escalate(a.asker, 'pending-for-screenshot');
-    const page = await signIn(browser.context, a.approver);
-    for (const url of [...PAGES, '/console/memory?q=warehouse', '/console/memory?q=zebra+quantum+nothing']) {
-      await page.goto(`${base}${url}`);
+    const check = async (page: Page, url: string, name: string) => {
       await page.evaluate(axe.source);
       const result = await page.evaluate<axe.AxeResults>(
         "axe.run(document, { resultTypes: ['violations'] })",
       );
+      // axe ran its rules on this page (some passed), rather than on nothing.
+      expect(result.passes.length, url).toBeGreaterThan(10);
       const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       expect(
         bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
         url,
       ).toEqual([]);
-      const name = url.replace(/^\/console\//, '').replace(/[^a-z0-9]+/gi, '-');
       await page.screenshot({ path: path.join(ARTIFACTS, `${dialect}-${name}.png`), fullPage: true });
+    };
+    await browser.context.clearCookies();
+    const signInPage = await browser.context.newPage();
+    await signInPage.goto(`${base}/console`);
+    await check(signInPage, '/console', 'sign-in');
+    await signInPage.close();
+
+    const page = await signIn(browser.context, a.approver);
+    for (const url of [...PAGES, '/console/memory?q=warehouse', '/console/memory?q=zebra+quantum+nothing']) {
+      await page.goto(`${base}${url}`);
+      await check(page, url, url.replace(/^\/console\//, '').replace(/[^a-z0-9]+/gi, '-'));
+    }
+    // One evaluation and one claim, each with its own page.
+    for (const [list, name] of [
+      ['/console/evaluations', 'evaluation'],
+      ['/console/memory', 'claim'],
+    ] as const) {
+      await page.goto(`${base}${list}`);
+      const href = (await page.locator('tbody a').first().getAttribute('href'))!;
+      const res = await page.goto(`${base}${href}`);
+      expect(res?.status(), href).toBe(200);
+      await check(page, href, name);
     }
     await page.close();
   });

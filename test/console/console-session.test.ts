@@ -253,4 +253,57 @@ describe.each(DIALECTS)('console sessions and security on %s', (dialect) => {
     const unknown = await get('/console/memory?q=submarine+quantum+zebra', cookie);
     expect(unknown.body).toContain('<strong>unknown</strong>');
   });
+
+  it('moves an expired escalation to the history, and sends a poll of an ended session to sign-in', async () => {
+    const account = await t.newAccount();
+    const asked = await t.app.inject({
+      method: 'POST',
+      url: '/v2/actions/evaluate',
+      headers: bearer(account.key),
+      payload: {
+        action_type: 'http.request',
+        actor: 'late-actor',
+        actor_role: 'assistant',
+        impact_scope: 'external',
+        payload: { url: 'https://api.github.com/repos/acme/app/issues', method: 'POST' },
+      },
+    });
+    const id = asked.json().evaluation_id as string;
+    const approver = await t.container.services.apiKeys.create(account.accountId, 'approver');
+    const { cookie, token } = await signIn(t, approver.key);
+    const pending = await get('/console/escalations', cookie);
+    expect(pending.body).toMatch(/Pending \(1\)/);
+    const since = /since=([A-Za-z0-9_-]+)/.exec(pending.body)![1]!;
+    // Nothing changed: the poll answers 204 and the page keeps what it shows.
+    const poll = await t.app.inject({
+      method: 'GET',
+      url: `/console/escalations/pending?since=${since}`,
+      headers: { cookie, 'hx-request': 'true' },
+    });
+    expect(poll.statusCode).toBe(204);
+
+    await t.container.db.kysely
+      .updateTable('judgment_evaluations')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', id)
+      .execute();
+    const changed = await get(`/console/escalations/pending?since=${since}`, cookie);
+    expect(changed.statusCode).toBe(200);
+    expect(changed.body).toMatch(/Pending \(0\)/);
+    const page = await get('/console/escalations', cookie);
+    expect(page.body).toMatch(/<span class="badge expired">expired<\/span>/);
+    expect(page.body).toContain('late-actor');
+
+    await t.container.db.kysely
+      .deleteFrom('console_sessions')
+      .where('token_hash', '=', createHash('sha256').update(token).digest('hex'))
+      .execute();
+    const ended = await t.app.inject({
+      method: 'GET',
+      url: `/console/escalations/pending?since=${since}`,
+      headers: { cookie, 'hx-request': 'true' },
+    });
+    expect(ended.statusCode).toBe(401);
+    expect(ended.headers['hx-redirect']).toBe('/console');
+  });
 });
