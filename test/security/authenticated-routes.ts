@@ -114,6 +114,13 @@ export const AUTHENTICATED_ROUTES: AuthenticatedRoute[] = [
     url: () => '/v1/settings/egress',
     body: { mode: 'denylist' },
   },
+  { method: 'GET', route: '/v2/vault/settings/pii', url: () => '/v2/vault/settings/pii' },
+  {
+    method: 'PUT',
+    route: '/v2/vault/settings/pii',
+    url: () => '/v2/vault/settings/pii',
+    body: { phone_region: 'GB' },
+  },
   { method: 'GET', route: '/v1/settings/loop', url: () => '/v1/settings/loop' },
   {
     method: 'PUT',
