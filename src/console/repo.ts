@@ -125,6 +125,44 @@ export function createConsoleRepo(db: Kysely<Database>) {
     },
 
     /**
+     * Claims the ledger stored although they contradicted stored ones (`on_conflict: keep`), as
+     * the audit log records them, newest first, with the claim as it is now.
+     */
+    async keptConflicts(accountId: string, limit: number) {
+      const entries = await db
+        .selectFrom('audit_log')
+        .select(['at', 'target', 'details'])
+        .where('account_id', '=', accountId)
+        .where('action', '=', 'claim.stored')
+        // Counts are written without leading zeros, so this is "conflicts is not 0".
+        .where('details', 'not like', '%"conflicts":0%')
+        .orderBy('seq', 'desc')
+        .limit(limit)
+        .execute();
+      const ids = [...new Set(entries.map((e) => e.target).filter((t): t is string => t !== null))];
+      const claims = new Map<string, { claim: string; status: string }>();
+      if (ids.length > 0) {
+        for (const c of await db
+          .selectFrom('claims')
+          .select(['id', 'claim', 'status'])
+          .where('account_id', '=', accountId)
+          .where('id', 'in', ids)
+          .execute())
+          claims.set(c.id, { claim: c.claim, status: c.status });
+      }
+      return entries.map((e) => {
+        const details = JSON.parse(e.details) as { conflicts?: unknown; version?: unknown };
+        return {
+          at: e.at,
+          claimId: e.target ?? '',
+          conflicts: typeof details.conflicts === 'number' ? details.conflicts : 0,
+          version: typeof details.version === 'number' ? details.version : null,
+          claim: claims.get(e.target ?? ''),
+        };
+      });
+    },
+
+    /**
      * The ledger's recorded conflicts resolved by supersession (a newer claim replaced an older one
      * it contradicted), newest first, with both claims' texts.
      */

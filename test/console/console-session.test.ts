@@ -306,4 +306,60 @@ describe.each(DIALECTS)('console sessions and security on %s', (dialect) => {
     expect(ended.statusCode).toBe(401);
     expect(ended.headers['hx-redirect']).toBe('/console');
   });
+
+  it('shows claims by status with their versions, and the conflicts kept and superseded', async () => {
+    const account = await t.newAccount();
+    const store = async (body: object) =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/v2/vault/store',
+          headers: bearer(account.key),
+          payload: body,
+        })
+      ).json();
+    const open = await store({
+      claim: 'The Berlin office is open on Sundays.',
+      source: 'wiki',
+      confidence: 0.8,
+    });
+    const kept = await store({
+      claim: 'The Berlin office is not open on Sundays.',
+      source: 'manager',
+      confidence: 0.9,
+    });
+    expect(kept.conflicts).toHaveLength(1);
+    const superseding = await store({
+      claim: 'The Berlin office is closed on Sundays.',
+      source: 'hr',
+      confidence: 0.95,
+      on_conflict: 'supersede',
+    });
+    expect(superseding.superseded).toContain(open.id);
+    await store({ claim: 'The Berlin office is closed on Sundays', source: 'hr', confidence: 0.99 });
+    const { cookie } = await signIn(t, account.key);
+
+    const memory = await get('/console/memory', cookie);
+    const conflicts = memory.body.slice(memory.body.indexOf('id="conflicts-title"'));
+    expect(conflicts).toMatch(
+      /Resolved by supersession[\s\S]*The Berlin office is open on Sundays\.<\/a><\/td>\s*<td><a [^>]+>The Berlin office is closed on Sundays<\/a>/,
+    );
+    expect(conflicts).toMatch(
+      /despite a conflict[\s\S]*The Berlin office is not open on Sundays\.[\s\S]*1 stored claim/,
+    );
+    const superseded = (await get('/console/memory?status=superseded', cookie)).body;
+    const listed = superseded.slice(
+      superseded.indexOf('id="claims-title"'),
+      superseded.indexOf('id="conflicts-title"'),
+    );
+    expect(listed).toContain('The Berlin office is open on Sundays.');
+    expect(listed).not.toContain('The Berlin office is not open on Sundays.');
+    // A second version of the same normalised claim (the replacement shows its current text): both versions are on its page.
+    const claim = await get(`/console/memory/claims/${superseding.id}`, cookie);
+    expect(claim.statusCode).toBe(200);
+    expect(claim.body).toMatch(/<td class="num">2<\/td><td>The Berlin office is closed on Sundays<\/td>/);
+    expect(claim.body).toMatch(/<td class="num">1<\/td><td>The Berlin office is closed on Sundays\.<\/td>/);
+    const foreign = await signIn(t, (await t.newAccount()).key);
+    expect((await get(`/console/memory/claims/${superseding.id}`, foreign.cookie)).statusCode).toBe(404);
+  });
 });

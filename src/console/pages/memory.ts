@@ -18,10 +18,11 @@ export function memoryPages(app: FastifyInstance, deps: ConsoleDeps): void {
     const beforeParam = Number(param(request, 'before'));
     const before = Number.isSafeInteger(beforeParam) && beforeParam > 0 ? beforeParam : undefined;
     const query = param(request, 'q')?.slice(0, QUERY_MAX);
-    const [state, claims, supersessions, hits] = await Promise.all([
+    const [state, claims, supersessions, kept, hits] = await Promise.all([
       deps.ledger.state(session.accountId),
       deps.repo.claims(session.accountId, status, before, PAGE_SIZE + 1),
       deps.repo.supersessions(session.accountId, 20),
+      deps.repo.keptConflicts(session.accountId, 20),
       query === undefined ? undefined : deps.ledger.search(session.accountId, query, SEARCH_TOP_K),
     ]);
     const shown = claims.slice(0, PAGE_SIZE);
@@ -90,7 +91,8 @@ export function memoryPages(app: FastifyInstance, deps: ConsoleDeps): void {
         }
       </section>
       <section aria-labelledby="conflicts-title">
-        <h2 id="conflicts-title">Conflicts resolved by supersession</h2>
+        <h2 id="conflicts-title">Conflicts</h2>
+        <h3>Resolved by supersession</h3>
         ${
           supersessions.length === 0
             ? html`<p class="muted">No claim has replaced a conflicting one.</p>`
@@ -100,6 +102,21 @@ export function memoryPages(app: FastifyInstance, deps: ConsoleDeps): void {
                 (s) => html`<tr><td>${time(s.at)}</td>
                   <td><a href="/console/memory/claims/${s.claimId}">${s.old?.claim ?? s.claimId}</a></td>
                   <td><a href="/console/memory/claims/${s.by}">${s.replacement?.claim ?? s.by}</a></td></tr>`,
+              )}</tbody>
+            </table>`
+        }
+        <h3>Claims stored despite a conflict</h3>
+        ${
+          kept.length === 0
+            ? html`<p class="muted">No claim was kept while contradicting stored ones.</p>`
+            : html`<table>
+              <thead><tr><th scope="col">When</th><th scope="col">Claim</th><th scope="col" class="num">Contradicted</th>
+                <th scope="col">Status now</th></tr></thead>
+              <tbody>${kept.map(
+                (k) => html`<tr><td>${time(k.at)}</td>
+                  <td>${k.claim ? html`<a href="/console/memory/claims/${k.claimId}">${k.claim.claim}</a>` : k.claimId}</td>
+                  <td class="num">${k.conflicts} stored claim${k.conflicts === 1 ? '' : 's'}</td>
+                  <td>${k.claim ? badge(k.claim.status) : ''}</td></tr>`,
               )}</tbody>
             </table>`
         }
