@@ -1,6 +1,10 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly: no build step between `npm install` and `npm start`.
-import { register } from 'tsx/esm/api';
+// Runs the compiled build in dist/ (`npm run build`; `npm install` and `npm start` build it).
+import { existsSync } from 'node:fs';
 
-register();
-await import('../src/cli.ts');
+const cli = new URL('../dist/cli.js', import.meta.url);
+if (!existsSync(cli)) {
+  console.error('arbiter: dist/ is not built; run `npm run build` (npm install and npm start build it)');
+  process.exit(1);
+}
+await import(cli.href);

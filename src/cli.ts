@@ -1,17 +1,14 @@
 import { Command, CommanderError } from 'commander';
-import { ConfigError, loadConfig } from './config.ts';
-import { createContainer } from './container.ts';
-import { migrateDown, migrateToLatest, openDatabase } from './db/database.ts';
-import { AppError } from './errors.ts';
-import { createLogger } from './logger.ts';
-import { startServer, stopOnSignals } from './server.ts';
+import type { Container } from './container.ts';
+
+// Each command loads what it needs when it runs: `arbiter --help` reads no more than commander.
+const loadConfig = async () => (await import('./config.ts')).loadConfig();
+const warnLogger = async () => (await import('./logger.ts')).createLogger('warn');
 
 /** Runs a command against the configured database without starting the HTTP server. */
-async function withContainer<T>(
-  run: (c: Awaited<ReturnType<typeof createContainer>>) => Promise<T>,
-): Promise<T> {
-  const config = loadConfig();
-  const container = await createContainer(config, createLogger('warn'));
+async function withContainer<T>(run: (c: Container) => Promise<T>): Promise<T> {
+  const { createContainer } = await import('./container.ts');
+  const container = await createContainer(await loadConfig(), await warnLogger());
   try {
     return await run(container);
   } finally {
@@ -23,8 +20,9 @@ function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-async function requireAccount(c: Awaited<ReturnType<typeof createContainer>>, ref: string) {
+async function requireAccount(c: Container, ref: string) {
   const account = await c.services.accounts.findByIdOrEmail(ref);
+  const { AppError } = await import('./errors.ts');
   if (!account) throw new AppError('NOT_FOUND', `No account with id or email '${ref}'`);
   return account;
 }
@@ -38,7 +36,8 @@ program
   .command('serve')
   .description('Serve the HTTP API (SQLite in ARBITER_DATA_DIR unless DATABASE_URL is set)')
   .action(async () => {
-    stopOnSignals(await startServer(loadConfig()));
+    const { startServer, stopOnSignals } = await import('./server.ts');
+    stopOnSignals(await startServer(await loadConfig()));
   });
 
 program
@@ -46,7 +45,8 @@ program
   .description('Apply pending migrations (or undo the last one with --down)')
   .option('--down', 'undo the most recent migration')
   .action(async (opts: { down?: boolean }) => {
-    const db = openDatabase(loadConfig().database);
+    const { migrateDown, migrateToLatest, openDatabase } = await import('./db/database.ts');
+    const db = openDatabase((await loadConfig()).database);
     try {
       const done = opts.down ? await migrateDown(db) : await migrateToLatest(db);
       print({ migrations: done });
@@ -59,8 +59,10 @@ program
   .command('reindex')
   .description('Re-embed every stored claim with the configured embedder (after changing ARBITER_EMBEDDER)')
   .action(async () => {
-    const config = loadConfig();
-    const container = await createContainer(config, createLogger('warn'), { skipEmbedderCheck: true });
+    const { createContainer } = await import('./container.ts');
+    const container = await createContainer(await loadConfig(), await warnLogger(), {
+      skipEmbedderCheck: true,
+    });
     try {
       const started = Date.now();
       const done = await container.ledger.reindex((n) => process.stderr.write(`\rre-embedded ${n} claims`));
@@ -163,6 +165,7 @@ try {
   await program.parseAsync(process.argv);
 } catch (err) {
   if (err instanceof CommanderError) process.exit(err.exitCode);
+  const [{ ConfigError }, { AppError }] = await Promise.all([import('./config.ts'), import('./errors.ts')]);
   const message = err instanceof ConfigError || err instanceof AppError ? err.message : String(err);
   process.stderr.write(`arbiter: ${message}\n`);
   process.exit(1);

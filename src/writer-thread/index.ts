@@ -39,7 +39,10 @@ export function startWriterThread(
   fallback: JobRunner,
   log: { error(obj: object, msg: string): void },
 ): WriterThread {
-  const worker = new Worker(new URL('./entry.js', import.meta.url), {
+  // From the sources (tests, scripts) a shim registers the TypeScript loader in the thread; the
+  // compiled build starts the compiled worker.
+  const script = import.meta.url.endsWith('.ts') ? './entry.js' : './worker.js';
+  const worker = new Worker(new URL(script, import.meta.url), {
     workerData: { database },
     // The entry registers its own loader; the parent's flags (a test runner's, say) stay out.
     execArgv: [],

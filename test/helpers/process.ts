@@ -1,7 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 export const BIN = path.resolve('bin/arbiter.js');
+
+// The CLI runs the compiled build: bring dist/ up to date with the sources first (once per file).
+const build = spawnSync(process.execPath, [path.resolve('scripts/build.mjs'), '--if-stale'], {
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+if (build.status !== 0) throw new Error('scripts/build.mjs failed: the CLI under test would be stale');
 
 export interface Started {
   child: ChildProcess;
@@ -23,10 +29,13 @@ export function serve(env: Record<string, string>): Promise<Started> {
     stderr += d;
   });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`not listening after 10 s: ${stdout} ${stderr}`)),
-      10_000,
-    );
+    // `serve` loads the name lexicon and WordNet before it listens (about a second on a quiet
+    // machine, several on a CI host running other suites).
+    const timer = setTimeout(() => {
+      // A server that never listened is not left running after the test.
+      child.kill('SIGKILL');
+      reject(new Error(`not listening after 30 s: ${stdout} ${stderr}`));
+    }, 30_000);
     child.stdout!.on('data', (d) => {
       stdout += d;
       const m = /"url":"(http:\/\/[^"]+)","database"/.exec(stdout);

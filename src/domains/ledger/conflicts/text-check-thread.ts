@@ -89,7 +89,9 @@ class TextCheckThread {
   }
 
   private start(): void {
-    const worker = new Worker(new URL('./text-check-entry.js', import.meta.url), {
+    // From the sources a shim registers the TypeScript loader; the build starts the compiled worker.
+    const script = import.meta.url.endsWith('.ts') ? './text-check-entry.js' : './text-check-worker.js';
+    const worker = new Worker(new URL(script, import.meta.url), {
       // The entry registers its own loader; the parent's flags (a test runner's, say) stay out.
       execArgv: [],
     });
