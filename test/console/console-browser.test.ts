@@ -73,6 +73,8 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
     const first = await t.newAccount();
     const approver = await t.container.services.apiKeys.create(first.accountId, 'approver');
     a = { accountId: first.accountId, asker: first.key, approver: approver.key, approverId: approver.id };
+    await api('POST', '/v1/evaluate', a.asker, { action: 'shell.exec', payload: { command: 'rm -rf /' } });
+    await api('POST', '/v1/evaluate', a.asker, { action: 'shell.exec', payload: { command: 'ls -la' } });
     await api('POST', '/v2/vault/store', a.asker, {
       claim: 'The alpha warehouse opens at nine',
       source: 'ops',

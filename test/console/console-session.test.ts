@@ -362,4 +362,35 @@ describe.each(DIALECTS)('console sessions and security on %s', (dialect) => {
     const foreign = await signIn(t, (await t.newAccount()).key);
     expect((await get(`/console/memory/claims/${superseding.id}`, foreign.cookie)).statusCode).toBe(404);
   });
+
+  it('draws calls per day and verdicts per code, with the quota left of the plan', async () => {
+    const created = await t.container.services.accounts.create({
+      email: `usage-${Date.now()}@example.com`,
+      name: 'Usage',
+      plan: 'free',
+    });
+    const key = created.key.key;
+    const verdict = (payload: object) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/evaluate',
+        headers: bearer(key),
+        payload: { action: 'shell.exec', payload },
+      });
+    await verdict({ command: 'rm -rf /' });
+    await verdict({ command: 'rm -rf /' });
+    await verdict({ command: 'ls' });
+    await t.container.audit.flush();
+    const { cookie } = await signIn(t, key);
+    await expect
+      .poll(async () => (await get('/console/usage', cookie)).body, { timeout: 5000 })
+      .toMatch(/<title>[A-Z_]+: 2<\/title>/);
+    const page = (await get('/console/usage', cookie)).body;
+    expect(page).toMatch(/<title>OK: 1<\/title>/);
+    expect(page).toMatch(
+      /<title id="chart-title">API calls per day this month, at most 3 on one day<\/title>/,
+    );
+    expect(page).toMatch(/<dd id="quota-left">997<\/dd>/);
+    expect(page).toContain('<td><code>POST /v1/evaluate</code></td><td class="num">3</td>');
+  });
 });

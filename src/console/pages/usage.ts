@@ -30,6 +30,32 @@ export function dailyChart(days: readonly { day: string; calls: number }[]): Htm
   </svg>`;
 }
 
+/** Counts by name as horizontal bars, drawn on the server, with the numbers written beside them. */
+export function countsChart(
+  titleId: string,
+  title: string,
+  counts: readonly (readonly [string, number])[],
+): Html {
+  const row = 22;
+  const labelW = 190;
+  const barW = CHART.width - labelW - 70;
+  const height = counts.length * row + 8;
+  const max = Math.max(1, ...counts.map(([, n]) => n));
+  return html`<svg class="chart" role="img" aria-labelledby="${titleId}" viewBox="0 0 ${CHART.width} ${height}" width="${CHART.width}" height="${height}">
+    <title id="${titleId}">${title}</title>
+    ${counts.map(([name, n], i) => {
+      const y = 4 + i * row;
+      const w = Math.max(1, Math.round((n / max) * barW));
+      return html`<text x="${labelW - 6}" y="${y + 14}" text-anchor="end">${name}</text>
+        <rect class="bar" x="${labelW}" y="${y + 3}" width="${w}" height="${row - 8}"><title>${name}: ${n}</title></rect>
+        <text x="${labelW + w + 6}" y="${y + 14}">${n}</text>`;
+    })}
+  </svg>`;
+}
+
+const byCount = (counts: ReadonlyMap<string, number>) =>
+  [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+
 export function usagePages(app: FastifyInstance, deps: ConsoleDeps): void {
   app.get('/console/usage', PAGE, async (request, reply) => {
     const session = sessionOf(request);
@@ -91,10 +117,12 @@ export function usagePages(app: FastifyInstance, deps: ConsoleDeps): void {
       ${
         perCode.size === 0
           ? html`<p class="muted">No verdict this month.</p>`
-          : html`<table><thead><tr><th scope="col">Code</th><th scope="col" class="num">Verdicts</th></tr></thead>
-            <tbody>${[...perCode]
-              .sort((a, b) => b[1] - a[1])
-              .map(([code, n]) => html`<tr><td>${code}</td><td class="num">${n}</td></tr>`)}</tbody></table>
+          : html`${countsChart('codes-title', 'Verdicts per code this month', byCount(perCode))}
+            <details><summary>Verdicts per code as a table</summary>
+            <table><thead><tr><th scope="col">Code</th><th scope="col" class="num">Verdicts</th></tr></thead>
+            <tbody>${byCount(perCode).map(
+              ([code, n]) => html`<tr><td>${code}</td><td class="num">${n}</td></tr>`,
+            )}</tbody></table></details>
             ${windowFull ? html`<p class="muted">Counted over the latest ${VERDICT_WINDOW.toLocaleString('en-US')} verdicts.</p>` : ''}`
       }
       <h2>Calls per endpoint this month</h2>
