@@ -27,15 +27,27 @@ export function jsonDepth(text: string): number {
   return max;
 }
 
+/** Strict: malformed UTF-8 is refused, not replaced. */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
 /** Replaces Fastify's JSON parser: same prototype-poisoning protection, plus a depth limit and our error codes. */
 export function registerJsonParser(app: FastifyInstance, bodyLimit: number): void {
   // JSON only: a text/plain body would otherwise reach validation and read as a confusing 400.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     /^application\/([\w.+-]+\+)?json(\s*;.*)?$/i,
-    { parseAs: 'string', bodyLimit },
+    { parseAs: 'buffer', bodyLimit },
     (_request, body, done) => {
-      const text = body as string;
+      let text: string;
+      try {
+        text = utf8.decode(body as Buffer);
+      } catch {
+        // Decoding with replacement characters would store text the client never sent.
+        return done(
+          new AppError('INVALID_JSON', 'The request body is not valid UTF-8; JSON must be sent as UTF-8'),
+          undefined,
+        );
+      }
       if (text.trim() === '')
         return done(Errors.invalidJson('The request body is empty; send a JSON object'), undefined);
       if (jsonDepth(text) > MAX_JSON_DEPTH) {

@@ -43,7 +43,7 @@ export function apiKeysRoutes(apiKeys: ApiKeysService): FastifyPluginAsyncTypebo
       {
         schema: {
           tags: ['API keys'],
-          summary: 'Revoke a key, permanently',
+          summary: 'Revoke a key, permanently (a key already revoked answers 404 NOT_FOUND)',
           params: KeyIdParams,
           response: { 200: SuccessSchema, ...errorResponses },
         },

@@ -106,16 +106,18 @@ export function createApiKeysService(deps: {
     async revoke(accountId: string, keyId: string, actor = 'system'): Promise<void> {
       const key = await deps.repo.findForAccount(accountId, keyId);
       if (!key) throw Errors.notFound('API key');
-      if (key.revoked_at === null) {
-        const at = now().toISOString();
-        await deps.db.transaction().execute(async (trx) => {
-          await createApiKeysRepo(trx).revoke(accountId, keyId, at);
-          await deps.audit.appendIn(trx, [
-            { accountId, actor, action: 'api_key.revoked', target: keyId, details: {}, at },
-          ]);
-          await emitEvent(trx, accountId, 'api_key.revoked', { key_id: keyId, revoked_at: at }, new Date(at));
-        });
+      // One meaning for a repeated DELETE, as for a claim deleted twice: nothing is left to delete.
+      if (key.revoked_at !== null) {
+        throw new AppError('NOT_FOUND', `API key ${keyId} was already revoked at ${key.revoked_at}`);
       }
+      const at = now().toISOString();
+      await deps.db.transaction().execute(async (trx) => {
+        await createApiKeysRepo(trx).revoke(accountId, keyId, at);
+        await deps.audit.appendIn(trx, [
+          { accountId, actor, action: 'api_key.revoked', target: keyId, details: {}, at },
+        ]);
+        await emitEvent(trx, accountId, 'api_key.revoked', { key_id: keyId, revoked_at: at }, new Date(at));
+      });
       deps.cache.forgetKey(keyId);
       await deps.bus?.publishKey(keyId);
     },
