@@ -42,7 +42,8 @@ const bash = (command: string) => ({
   tool_input: { command },
 });
 
-describe('arbiter hook claude-code', () => {
+// Every case starts processes of the CLI; a busy machine makes them slow, not wrong.
+describe('arbiter hook claude-code', { timeout: 120_000 }, () => {
   let service: RunningService;
   beforeAll(async () => {
     service = await startService();

@@ -47,7 +47,8 @@ async function guarded(env: Record<string, string>, guardArgs: string[] = []): P
 const text = (result: unknown) =>
   ((result as { content: Array<{ text: string }> }).content[0]?.text ?? '') as string;
 
-describe('arbiter mcp guard', () => {
+// Every case starts processes of the CLI; a busy machine makes them slow, not wrong.
+describe('arbiter mcp guard', { timeout: 120_000 }, () => {
   let service: RunningService;
   beforeAll(async () => {
     service = await startService();

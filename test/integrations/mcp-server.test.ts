@@ -59,7 +59,8 @@ async function exerciseTools(client: Client, fact: { query: string; claim: strin
   expect(refused.isError).toBe(true);
 }
 
-describe('arbiter mcp', () => {
+// Every case starts processes of the CLI; a busy machine makes them slow, not wrong.
+describe('arbiter mcp', { timeout: 120_000 }, () => {
   let service: RunningService;
   beforeAll(async () => {
     service = await startService();

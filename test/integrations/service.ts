@@ -1,8 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { serve } from '../helpers/process.ts';
+import type { AddressInfo } from 'node:net';
+import { createTestApp } from '../helpers/app.ts';
 
 export interface RunningService {
   url: string;
@@ -12,24 +9,20 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-/** A real `arbiter serve` on a fresh SQLite database, with a known owner key. */
+/**
+ * The real service on a fresh SQLite database, listening on a real socket in the test's process,
+ * so the clients under test (separate processes) reach it over HTTP without waiting for a second
+ * service process to boot on a busy machine.
+ */
 export async function startService(): Promise<RunningService> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-integrations-'));
-  const key = `arbiter_sk_${randomBytes(24).toString('hex')}`;
-  const started = await serve({
-    ARBITER_DATA_DIR: dir,
-    ARBITER_BOOTSTRAP_KEY: key,
-    ARBITER_EMBEDDER: 'hash',
-  });
+  const t = await createTestApp('sqlite');
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   return {
-    url: started.url,
-    key,
-    env: { ARBITER_URL: started.url, ARBITER_API_KEY: key },
-    async stop() {
-      started.child.kill('SIGTERM');
-      await started.exited;
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+    url,
+    key: t.ownerKey,
+    env: { ARBITER_URL: url, ARBITER_API_KEY: t.ownerKey },
+    stop: () => t.close(),
   };
 }
 
@@ -40,6 +33,6 @@ export async function secondKey(service: RunningService): Promise<string> {
     headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'approver' }),
   });
-  if (res.status !== 201 && res.status !== 200) throw new Error(`cannot create a key: ${res.status}`);
+  if (res.status !== 201) throw new Error(`cannot create a key: ${res.status}`);
   return ((await res.json()) as { key: string }).key;
 }
