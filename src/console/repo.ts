@@ -3,7 +3,13 @@ import type { Database } from '../db/schema.ts';
 import type { EvaluationRow } from '../domains/judgment/repo.ts';
 
 /** How many of an account's latest verdicts the verdict page and the per-code counts read at most. */
-export const VERDICT_WINDOW = 2000;
+export const VERDICT_WINDOW = 1000;
+/**
+ * How far back the listings that filter on JSON text look: the latest this many evaluations (a
+ * gate-code filter), ledger entries (supersessions) and audit entries (claims kept despite a
+ * conflict). Each is then a bounded index range, whatever the account's size.
+ */
+export const SCAN_WINDOW = 2000;
 
 export interface EvaluationQuery {
   decision?: string | undefined;
@@ -36,8 +42,19 @@ export function createConsoleRepo(db: Kysely<Database>) {
       if (q.decision !== undefined) query = query.where('decision', '=', q.decision);
       if (q.status !== undefined) query = query.where('status', '=', q.status);
       if (q.action !== undefined) query = query.where('action_type', '=', q.action);
-      // Codes are upper-case words (checked by the caller), so they hold no LIKE wildcard.
-      if (q.code !== undefined) query = query.where('gates', 'like', `%"code":"${q.code}"%`);
+      if (q.code !== undefined) {
+        // Codes are upper-case words (checked by the caller), so they hold no LIKE wildcard.
+        query = query.where('gates', 'like', `%"code":"${q.code}"%`);
+        const edge = await db
+          .selectFrom('judgment_evaluations')
+          .select('created_at')
+          .where('account_id', '=', accountId)
+          .orderBy('created_at', 'desc')
+          .offset(SCAN_WINDOW - 1)
+          .limit(1)
+          .executeTakeFirst();
+        if (edge !== undefined) query = query.where('created_at', '>=', edge.created_at);
+      }
       const before = q.before;
       if (before !== undefined) {
         query = query.where((eb) =>
@@ -126,13 +143,19 @@ export function createConsoleRepo(db: Kysely<Database>) {
 
     /**
      * Claims the ledger stored although they contradicted stored ones (`on_conflict: keep`), as
-     * the audit log records them, newest first, with the claim as it is now.
+     * the latest audit entries record them, newest first, with the claim as it is now.
      */
     async keptConflicts(accountId: string, limit: number) {
+      const head = await db
+        .selectFrom('audit_heads')
+        .select('seq')
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
       const entries = await db
         .selectFrom('audit_log')
         .select(['at', 'target', 'details'])
         .where('account_id', '=', accountId)
+        .where('seq', '>', Number(head?.seq ?? 0) - SCAN_WINDOW)
         .where('action', '=', 'claim.stored')
         // Counts are written without leading zeros, so this is "conflicts is not 0".
         .where('details', 'not like', '%"conflicts":0%')
@@ -164,13 +187,14 @@ export function createConsoleRepo(db: Kysely<Database>) {
 
     /**
      * The ledger's recorded conflicts resolved by supersession (a newer claim replaced an older one
-     * it contradicted), newest first, with both claims' texts.
+     * it contradicted) among its latest entries, newest first, with both claims' texts.
      */
-    async supersessions(accountId: string, limit: number) {
+    async supersessions(accountId: string, headSeq: number, limit: number) {
       const entries = await db
         .selectFrom('ledger_entries')
         .select(['seq', 'entry'])
         .where('account_id', '=', accountId)
+        .where('seq', '>', headSeq - SCAN_WINDOW)
         .where('entry', 'like', '%"op":"supersede"%')
         .orderBy('seq', 'desc')
         .limit(limit)

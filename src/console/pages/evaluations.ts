@@ -4,7 +4,7 @@ import type { VerdictCode } from '../../domains/verdict/codes.ts';
 import { type ConsoleDeps, PAGE, param, sendPage, sessionOf } from '../context.ts';
 import { html } from '../html.ts';
 import { type PageContext, page, time } from '../layout.ts';
-import { VERDICT_WINDOW } from '../repo.ts';
+import { SCAN_WINDOW, VERDICT_WINDOW } from '../repo.ts';
 import { badge, gateOutcomes, oneOf, options, payloadSummary } from './shared.ts';
 
 const PAGE_SIZE = 50;
@@ -62,6 +62,7 @@ export function evaluationPages(app: FastifyInstance, deps: ConsoleDeps): void {
           <input type="text" id="f-action" name="action" value="${action ?? ''}" placeholder="e.g. db.query"></div>
         <div><button type="submit">Filter</button></div>
       </form>
+      ${code === undefined ? '' : html`<p class="muted">A code filter looks at the latest ${SCAN_WINDOW.toLocaleString('en-US')} evaluations.</p>`}
       ${
         shown.length === 0
           ? html`<p class="muted">No evaluation matches.</p>`

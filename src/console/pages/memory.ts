@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ConsoleDeps, PAGE, param, sendPage, sessionOf } from '../context.ts';
 import { type Html, html } from '../html.ts';
 import { csrfField, type PageContext, page, time } from '../layout.ts';
+import { SCAN_WINDOW } from '../repo.ts';
 import { badge, oneOf } from './shared.ts';
 
 const PAGE_SIZE = 50;
@@ -18,10 +19,10 @@ export function memoryPages(app: FastifyInstance, deps: ConsoleDeps): void {
     const beforeParam = Number(param(request, 'before'));
     const before = Number.isSafeInteger(beforeParam) && beforeParam > 0 ? beforeParam : undefined;
     const query = param(request, 'q')?.slice(0, QUERY_MAX);
-    const [state, claims, supersessions, kept, hits] = await Promise.all([
-      deps.ledger.state(session.accountId),
+    const state = await deps.ledger.state(session.accountId);
+    const [claims, supersessions, kept, hits] = await Promise.all([
       deps.repo.claims(session.accountId, status, before, PAGE_SIZE + 1),
-      deps.repo.supersessions(session.accountId, 20),
+      deps.repo.supersessions(session.accountId, state.entries, 20),
       deps.repo.keptConflicts(session.accountId, 20),
       query === undefined ? undefined : deps.ledger.search(session.accountId, query, SEARCH_TOP_K),
     ]);
@@ -92,6 +93,7 @@ export function memoryPages(app: FastifyInstance, deps: ConsoleDeps): void {
       </section>
       <section aria-labelledby="conflicts-title">
         <h2 id="conflicts-title">Conflicts</h2>
+        <p class="muted">Among the latest ${SCAN_WINDOW.toLocaleString('en-US')} ledger and audit entries.</p>
         <h3>Resolved by supersession</h3>
         ${
           supersessions.length === 0
