@@ -1,4 +1,5 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import FindMyWay from 'find-my-way';
 import { AppError, ERROR_STATUS, type ErrorCode, Errors, errorBody } from '../errors.ts';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
@@ -64,7 +65,33 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (appError.code === 'INTERNAL') request.log.error({ err: error }, 'unhandled error');
     return sendError(reply, appError);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, Errors.routeNotFound(request.method, request.url)),
-  );
+  // Every route's path and methods, so that a known path asked with another method is a 405
+  // that names the methods it takes, not a 404.
+  const paths = FindMyWay({ ignoreTrailingSlash: false });
+  const methodsOf = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    let known = methodsOf.get(route.url);
+    if (!known) {
+      known = new Set();
+      methodsOf.set(route.url, known);
+      paths.on('GET', route.url, () => undefined, { path: route.url });
+    }
+    for (const m of methods as HTTPMethods[]) known.add(m.toUpperCase());
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const found = paths.find('GET', path) as { store?: { path: string } } | null;
+    const allowed = found?.store ? methodsOf.get(found.store.path) : undefined;
+    if (allowed && !allowed.has(request.method)) {
+      const allow = [...allowed].filter((m) => m !== 'HEAD').sort();
+      return sendError(
+        reply,
+        new AppError('METHOD_NOT_ALLOWED', `${path} takes ${allow.join(', ')}, not ${request.method}`, {
+          headers: { allow: allow.join(', ') },
+        }),
+      );
+    }
+    return sendError(reply, Errors.routeNotFound(request.method, request.url));
+  });
 }

@@ -58,9 +58,11 @@ describe('error handling', () => {
   it('refuses prototype poisoning', async () => {
     expectError(await post('{"name":"x","__proto__":{"admin":true}}'), 400, 'INVALID_JSON');
   });
-  it('answers unknown routes and methods with NOT_FOUND', async () => {
+  it('answers unknown routes with NOT_FOUND, and another method on a known one with METHOD_NOT_ALLOWED', async () => {
     expectError(await t.app.inject({ method: 'GET', url: '/nope?x=1' }), 404, 'NOT_FOUND');
-    expectError(await t.app.inject({ method: 'PATCH', url: '/api-keys' }), 404, 'NOT_FOUND');
+    const patch = await t.app.inject({ method: 'PATCH', url: '/api-keys' });
+    expectError(patch, 405, 'METHOD_NOT_ALLOWED');
+    expect(patch.headers.allow).toBe('GET, POST');
   });
   it('answers a missing body on a POST with VALIDATION_ERROR', async () => {
     expectError(
@@ -73,5 +75,40 @@ describe('error handling', () => {
     expect(jsonDepth('{"a":"[[[[{{{{"}')).toBe(1);
     expect(jsonDepth('{"a":"\\"[[["}')).toBe(1);
     expect(jsonDepth('[[[1]],[2]]')).toBe(3);
+  });
+});
+
+describe('a known path asked with another method', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+  });
+  afterAll(() => t.close());
+
+  it('answers 405 with Allow naming the methods it takes', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['GET', '/v1/evaluate', 'POST'],
+      ['DELETE', '/v2/vault/store', 'POST'],
+      ['PUT', '/api-keys/8f14e45f-ceea-467f-a0e6-1f6a1b2c3d4e', 'DELETE'],
+    ];
+    for (const [method, url, allowed] of cases) {
+      const res = await t.app.inject({ method: method as 'GET', url, headers: bearer(t.ownerKey) });
+      expect(res.statusCode, `${method} ${url}`).toBe(405);
+      expect(res.headers.allow).toContain(allowed);
+      expect(res.json().error.code).toBe('METHOD_NOT_ALLOWED');
+    }
+    const get = await t.app.inject({
+      method: 'POST',
+      url: '/api-keys?x=1',
+      headers: bearer(t.ownerKey),
+      payload: { name: 'k' },
+    });
+    expect(get.statusCode).toBe(201);
+  });
+
+  it('still answers 404 for a path no route has', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/nothing-here', headers: bearer(t.ownerKey) });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers.allow).toBeUndefined();
   });
 });
