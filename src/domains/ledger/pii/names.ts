@@ -233,7 +233,9 @@ export function findNames(text: string): NameSpan[] {
   return withRepeats(text, out);
 }
 
-/** Most names a text's repeats are looked for (one alternation, one pass). */
+/** A capitalised word (a possessive included): what a repeated name looks like. */
+const MENTION = new RegExp(`(?<![\\p{L}\\p{N}])${CAPITALISED}(?![\\p{L}\\p{N}])`, 'gu');
+/** Most name words a text's repeats are looked for. */
 const MAX_REPEATED_NAMES = 64;
 
 /** Once a word is known to be a name in a text, its other capitalised mentions are too ("Lopez's pager"). */
@@ -246,11 +248,10 @@ function withRepeats(text: string, spans: NameSpan[]): NameSpan[] {
     }
   }
   if (words.size === 0) return spans;
-  const escaped = [...words].map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  const mention = new RegExp(`(?<![\\p{L}\\p{N}])(?:${escaped.join('|')})(?:['’]s)?(?![\\p{L}\\p{N}])`, 'gu');
   const added: NameSpan[] = [];
   let i = 0;
-  for (const m of text.matchAll(mention)) {
+  for (const m of text.matchAll(MENTION)) {
+    if (!words.has(m[0].replace(/['’]s$/, ''))) continue;
     const start = m.index;
     const end = start + m[0].length;
     while (i < spans.length && spans[i]!.end <= start) i++;
