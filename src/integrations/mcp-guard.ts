@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Arbiter, GuardDecision, MappedCall } from '@arbiter/sdk';
-import { mapToolCall } from '@arbiter/sdk';
+import { type Arbiter, ArbiterError, type GuardDecision, type MappedCall, mapToolCall } from '@arbiter/sdk';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { toolError } from './mcp-server.ts';
@@ -94,10 +93,20 @@ export async function decideToolCall(
   if (decision.decision === 'deny') {
     return { forward: false, result: toolError(decision.code ?? 'DENIED', decision.reason) };
   }
-  const evaluation = await arbiter.waitForDecision(decision.evaluationId!, {
-    timeoutMs: options.approvalTimeoutMs,
-    ...(options.approvalIntervalMs ? { intervalMs: options.approvalIntervalMs } : {}),
-  });
+  let evaluation: Awaited<ReturnType<Arbiter['waitForDecision']>>;
+  try {
+    evaluation = await arbiter.waitForDecision(decision.evaluationId!, {
+      timeoutMs: options.approvalTimeoutMs,
+      ...(options.approvalIntervalMs ? { intervalMs: options.approvalIntervalMs } : {}),
+    });
+  } catch (err) {
+    // Losing Arbiter while a human decides is not an approval.
+    const code = err instanceof ArbiterError ? err.code : 'ARBITER_ERROR';
+    return {
+      forward: false,
+      result: toolError(code, `while waiting for a human: ${(err as Error).message}`),
+    };
+  }
   if (evaluation.outcome === 'ALLOWED') return { forward: true };
   return {
     forward: false,
