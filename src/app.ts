@@ -20,7 +20,7 @@ import { ErrorBodySchema } from './http/common-schemas.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerJsonParser } from './http/json-parser.ts';
 import { registerMetrics } from './http/metrics.ts';
-import { opsRoutes } from './http/ops-routes.ts';
+import { metricsAccess, opsRoutes } from './http/ops-routes.ts';
 import { lazyChildLoggerFactory } from './http/request-logger.ts';
 import { registerValidation } from './http/validation.ts';
 import { mcpRoutes } from './integrations/mcp-http.ts';
@@ -116,7 +116,13 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: false } });
 
-  await app.register(opsRoutes({ ready: container.ready, metrics }));
+  await app.register(
+    opsRoutes({
+      ready: container.ready,
+      metrics,
+      metricsRefusal: metricsAccess(config.host, config.metricsToken),
+    }),
+  );
   app.get('/openapi.json', { config: { auth: false }, schema: { hide: true } }, async () => app.swagger());
 
   await app.register(apiKeysRoutes(services.apiKeys));

@@ -16,6 +16,7 @@ const EnvSchema = Type.Object({
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   ARBITER_BOOTSTRAP_KEY: Type.Optional(Type.String()),
   ARBITER_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  ARBITER_METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   ARBITER_LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -67,6 +68,8 @@ export interface Config {
   readonly redisUrl: string | undefined;
   readonly bootstrapKey: string | undefined;
   readonly adminToken: string | undefined;
+  /** Bearer token `/metrics` asks for; without one it is served only on a loopback address. */
+  readonly metricsToken: string | undefined;
   readonly logLevel: string;
   /** Largest accepted request body in bytes; larger ones get 413. */
   readonly bodyLimit: number;
@@ -175,6 +178,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: parsed.REDIS_URL,
     bootstrapKey: parsed.ARBITER_BOOTSTRAP_KEY,
     adminToken: parsed.ARBITER_ADMIN_TOKEN,
+    metricsToken: parsed.ARBITER_METRICS_TOKEN,
     logLevel: parsed.ARBITER_LOG_LEVEL,
     bodyLimit: parsed.ARBITER_BODY_LIMIT,
     usageFlushMs: parsed.ARBITER_USAGE_FLUSH_MS,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metricsAccess } from '../../src/http/ops-routes.ts';
 import { bearer, createTestApp, type TestApp } from '../helpers/app.ts';
 
 describe('operational endpoints', () => {
@@ -59,5 +60,51 @@ describe('operational endpoints', () => {
     const res = await t.app.inject('/healthz');
     expect(res.headers['arbiter-version']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(res.headers['x-request-id']).toMatch(/^req_[0-9a-f]{32}$/);
+  });
+});
+
+describe('who may read /metrics', () => {
+  it('anyone on a loopback address, no one beyond it without a token', () => {
+    expect(metricsAccess('127.0.0.1', undefined)(undefined)).toBeUndefined();
+    expect(metricsAccess('::1', undefined)(undefined)).toBeUndefined();
+    const open = metricsAccess('0.0.0.0', undefined)(undefined);
+    expect(open?.code).toBe('FORBIDDEN');
+    expect(open?.message).toContain('ARBITER_METRICS_TOKEN');
+    expect(metricsAccess('10.0.0.5', undefined)('Bearer anything')?.code).toBe('FORBIDDEN');
+  });
+
+  it('with a token, only a request that carries it', () => {
+    const token = 'metrics-token-0123456789';
+    for (const host of ['127.0.0.1', '0.0.0.0']) {
+      const refusal = metricsAccess(host, token);
+      expect(refusal(`Bearer ${token}`)).toBeUndefined();
+      expect(refusal(undefined)?.code).toBe('UNAUTHENTICATED');
+      expect(refusal(`Bearer ${token}x`)?.code).toBe('UNAUTHENTICATED');
+      expect(refusal(token)?.code).toBe('UNAUTHENTICATED');
+    }
+  });
+
+  it('is enforced on the route', async () => {
+    const token = 'metrics-token-0123456789';
+    const guarded = await createTestApp('sqlite', { env: { HOST: '0.0.0.0', ARBITER_METRICS_TOKEN: token } });
+    try {
+      expect((await guarded.app.inject('/metrics')).statusCode).toBe(401);
+      const res = await guarded.app.inject({
+        url: '/metrics',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('arbiter_http_requests_total');
+    } finally {
+      await guarded.close();
+    }
+    const open = await createTestApp('sqlite', { env: { HOST: '0.0.0.0' } });
+    try {
+      const res = await open.app.inject('/metrics');
+      expect(res.statusCode).toBe(403);
+      expect(res.json().error.code).toBe('FORBIDDEN');
+    } finally {
+      await open.close();
+    }
   });
 });

@@ -753,7 +753,9 @@ export function createLedgerService(deps: LedgerServiceDeps) {
       const passages = passagesOf(text);
       const first = passages.next();
       if (first.done) return { conflicts: [] };
-      const scrubbedOpening = scrub(text.slice(first.value.start, first.value.end));
+      // Scrubbed as the account's claims were: a name is the same pseudonym in the text and the facts.
+      const scrubOptions = await scrubOptionsOf(accountId);
+      const scrubbedOpening = scrub(text.slice(first.value.start, first.value.end), scrubOptions);
       const opening = scrubbedOpening.text;
       // Reads on SQLite do not give the event loop a turn by themselves.
       await new Promise<void>((resolve) => setImmediate(resolve));
@@ -771,7 +773,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         const found = new Set(rows.map((r) => r.rowkey));
         for (const row of await repo.recentActive(accountId, LONG_TEXT_FACTS))
           if (!found.has(row.rowkey)) facts.push({ id: row.id, text: row.claim });
-        outcome = await checkLongText(text, facts, TEXT_CHECK_SLICE_MS);
+        outcome = await checkLongText(text, facts, TEXT_CHECK_SLICE_MS, scrubOptions);
       } else {
         const checker = new TextFactChecker(facts);
         checker.scrubbed(first.value.end - first.value.start, scrubbedOpening.found.PHONE);

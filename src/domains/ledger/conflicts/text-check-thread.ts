@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { scrub } from '../pii/scrubber.ts';
+import { type ScrubOptions, scrub } from '../pii/scrubber.ts';
 import { type Fact, passagesOf, type TextConflict, TextFactChecker } from './text-check.ts';
 
 /**
@@ -20,6 +20,8 @@ export interface TextCheckJob {
   id: number;
   text: string;
   facts: Fact[];
+  /** The account's scrubbing (phone region, pseudonym key), as its claims were scrubbed. */
+  options: ScrubOptions;
 }
 
 /**
@@ -39,12 +41,13 @@ export async function checkPassages(
   text: string,
   facts: readonly Fact[],
   turn: () => Promise<void> = async () => undefined,
+  options: ScrubOptions = {},
 ): Promise<PassagesOutcome> {
   const checker = new TextFactChecker(facts);
   let offset = 0;
   for (const { start, end } of passagesOf(text)) {
     await turn();
-    const scrubbed = scrub(text.slice(start, end));
+    const scrubbed = scrub(text.slice(start, end), options);
     checker.scrubbed(end - start, scrubbed.found.PHONE);
     await turn();
     if (!checker.check(scrubbed.text, offset)) return { conflicts: checker.conflicts, exhausted: true };
@@ -79,12 +82,13 @@ class TextCheckThread {
     return Promise.resolve();
   }
 
-  run(text: string, facts: readonly Fact[]): Promise<PassagesOutcome> {
+  run(text: string, facts: readonly Fact[], options: ScrubOptions): Promise<PassagesOutcome> {
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       this.waiting.set(id, { resolve, reject });
       this.worker!.ref();
-      this.worker!.postMessage({ id, text, facts: facts.map((f) => ({ id: f.id, text: f.text })) });
+      const job: TextCheckJob = { id, text, facts: facts.map((f) => ({ id: f.id, text: f.text })), options };
+      this.worker!.postMessage(job);
     });
   }
 
@@ -134,20 +138,26 @@ export async function checkLongText(
   text: string,
   facts: readonly Fact[],
   sliceMs: number,
+  options: ScrubOptions = {},
 ): Promise<PassagesOutcome> {
   if (thread.available()) {
     try {
-      return await thread.run(text, facts);
+      return await thread.run(text, facts, options);
     } catch {
       // A thread that died mid-job: the work is done here instead.
     }
   }
   let sliceStarted = performance.now();
-  return checkPassages(text, facts, async () => {
-    if (performance.now() - sliceStarted < sliceMs) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    sliceStarted = performance.now();
-  });
+  return checkPassages(
+    text,
+    facts,
+    async () => {
+      if (performance.now() - sliceStarted < sliceMs) return;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStarted = performance.now();
+    },
+    options,
+  );
 }
 
 /**

@@ -10,7 +10,7 @@ import {
 parentPort!.on('message', async (job: TextCheckJob) => {
   let reply: TextCheckReply;
   try {
-    reply = { id: job.id, ...(await checkPassages(job.text, job.facts)) };
+    reply = { id: job.id, ...(await checkPassages(job.text, job.facts, undefined, job.options)) };
   } catch (err) {
     reply = { id: job.id, error: err instanceof Error ? err.message : String(err) };
   }
