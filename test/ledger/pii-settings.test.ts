@@ -72,6 +72,26 @@ describe.each(DIALECTS)('scrubbing settings over HTTP on %s', (dialect) => {
     expect(elsewhere.claim.slice(0, 17)).not.toBe(stored.claim.slice(0, 17));
   });
 
+  it('checks what an agent says about a person against the facts, with the same pseudonyms', async () => {
+    const key = (await t.newAccount()).key;
+    await call(key, 'POST', '/v2/vault/store', {
+      claim: 'Maria Lopez is on call this week.',
+      source: 'rota',
+      confidence: 1,
+    });
+    const say = (text: string) =>
+      call(key, 'POST', '/v1/evaluate', { action: 'agent.respond', payload: { text } });
+    const denied = (await say('Maria Lopez is not on call this week.')).json();
+    expect(denied.is_safe).toBe(false);
+    expect(denied.error.code).toBe('CONFLICT_DETECTED');
+    expect((await say('Maria Lopez is on call this week.')).json().is_safe).toBe(true);
+    // A long text goes to the text-check thread: the name there is scrubbed the same way.
+    const long = `${'The weather was fine and the team met as planned. '.repeat(120)}Maria Lopez is not on call this week.`;
+    const late = (await say(long)).json();
+    expect(late.is_safe).toBe(false);
+    expect(late.error.code).toBe('CONFLICT_DETECTED');
+  });
+
   it.each([
     [{ phone_region: 'XX' }],
     [{ phone_region: 'GBR' }],
