@@ -50,9 +50,19 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
   const statusOf = async (id: string, key: string) =>
     (await api('GET', `/v2/actions/evaluations/${id}`, key)).json().status as string;
 
+  /** What the browser reported against the pages: CSP refusals, script errors. */
+  const browserErrors: string[] = [];
+  function watch(page: Page): Page {
+    page.on('console', (m) => {
+      if (m.type() === 'error') browserErrors.push(`${page.url()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => browserErrors.push(`${page.url()}: ${e.message}`));
+    return page;
+  }
+
   async function signIn(context: BrowserContext, key: string): Promise<Page> {
     await context.clearCookies();
-    const page = await context.newPage();
+    const page = watch(await context.newPage());
     page.setDefaultTimeout(5000);
     await page.goto(`${base}/console`);
     await page.getByLabel('API key').fill(key);
@@ -114,7 +124,7 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
   });
 
   it('signs in with a key into an HttpOnly, SameSite=Strict session cookie', async () => {
-    const page = await browser.context.newPage();
+    const page = watch(await browser.context.newPage());
     page.setDefaultTimeout(5000);
     const res = await page.goto(`${base}/console`);
     expect(res?.headers()['content-security-policy']).toMatch(/script-src 'self'/);
@@ -235,7 +245,7 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
   it('is usable from the keyboard: sign in and approve without a mouse', async () => {
     const id = await escalate(a.asker, 'keyboard-actor');
     await browser.context.clearCookies();
-    const page = await browser.context.newPage();
+    const page = watch(await browser.context.newPage());
     page.setDefaultTimeout(5000);
     await page.goto(`${base}/console`);
     await page.keyboard.press('Tab'); // the skip link
@@ -340,7 +350,7 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
       await page.screenshot({ path: path.join(ARTIFACTS, `${dialect}-${name}.png`), fullPage: true });
     };
     await browser.context.clearCookies();
-    const signInPage = await browser.context.newPage();
+    const signInPage = watch(await browser.context.newPage());
     await signInPage.goto(`${base}/console`);
     await check(signInPage, '/console', 'sign-in');
     await signInPage.close();
@@ -362,5 +372,13 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
       await check(page, href, name);
     }
     await page.close();
+  });
+
+  it('ran every page, htmx included, without a CSP refusal or a script error', () => {
+    // The refusals the tests provoke on purpose (wrong key, forgeries, another account's ids)
+    // are logged as failed loads with their status; nothing else may be.
+    const unexpected = browserErrors.filter((e) => !/status of 40[134]/.test(e));
+    expect(unexpected).toEqual([]);
+    expect(browserErrors.some((e) => /Content Security Policy/i.test(e))).toBe(false);
   });
 });

@@ -6,8 +6,9 @@ import * as billingAndWebhooks from './202611221900_billing_and_webhooks.ts';
 import * as claimLedger from './202611222000_claim_ledger.ts';
 import * as judgment from './202611222100_judgment.ts';
 import * as verdictCatalogue from './202611230900_verdict_catalogue.ts';
-import * as ledgerSettings from './202611231700_ledger_settings.ts';
 import * as consoleSessions from './202611231500_console_sessions.ts';
+import * as ledgerSettings from './202611231700_ledger_settings.ts';
+import * as evaluationsByStatus from './202611231800_evaluations_by_status.ts';
 
 /**
  * Every migration, in order. A static list (rather than a folder scan) keeps migrations working
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '202611230900_verdict_catalogue': verdictCatalogue,
   '202611231700_ledger_settings': ledgerSettings,
   '202611231500_console_sessions': consoleSessions,
+  '202611231800_evaluations_by_status': evaluationsByStatus,
 };
