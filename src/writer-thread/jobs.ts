@@ -2,8 +2,7 @@ import type { Db } from '../db/database.ts';
 import { type AuditEvent, createAuditRepo } from '../domains/audit/repo.ts';
 import { createJudgmentRepo, type EvaluationRow } from '../domains/judgment/repo.ts';
 import { writeEvaluations } from '../domains/judgment/service.ts';
-import { verdictRejectedEvents } from '../domains/verdict/events.ts';
-import { emitEvents, webhookEvents } from '../domains/webhooks/outbox.ts';
+import { emitEvents, raisedEvents, webhookEvents } from '../domains/webhooks/outbox.ts';
 
 /** The writes that leave the request loop: batches the hot paths buffer. */
 export type WriteJob =
@@ -21,7 +20,7 @@ export function createJobRunner(db: Db): JobRunner {
       case 'audit.append':
         await db.kysely.transaction().execute(async (trx) => {
           await audit.appendIn(trx, job.events);
-          await emitEvents(trx, verdictRejectedEvents(job.events));
+          await emitEvents(trx, raisedEvents(job.events));
         });
         return;
       case 'judgment.evaluations':

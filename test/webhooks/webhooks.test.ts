@@ -143,6 +143,59 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     }
   });
 
+  it('delivers the decisions on escalations: action.approved and action.denied, each once', async () => {
+    const receiver = await startReceiver(() => ({ status: 204 }));
+    try {
+      const account = await t.newAccount();
+      const approver = (await t.container.services.apiKeys.create(account.accountId, 'approver')).key;
+      const hook = await subscribe(t, account.key, `${receiver.url}/decisions`, [
+        'action.approved',
+        'action.denied',
+      ]);
+      const escalate = async () => {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/v2/actions/evaluate',
+          headers: bearer(account.key),
+          payload: {
+            action_type: 'http.request',
+            actor: 'support-bot',
+            actor_role: 'assistant',
+            impact_scope: 'external',
+            payload: {
+              url: 'https://api.github.com/repos/acme/app/issues',
+              method: 'POST',
+              body: { title: 'x' },
+            },
+          },
+        });
+        expect(res.json().decision).toBe('ESCALATE');
+        return res.json().evaluation_id as string;
+      };
+      const approved = await escalate();
+      const denied = await escalate();
+      for (const [id, verb] of [
+        [approved, 'approve'],
+        [denied, 'deny'],
+      ] as const) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/v2/actions/evaluations/${id}/${verb}`,
+          headers: bearer(approver),
+        });
+        expect(res.statusCode).toBe(200);
+      }
+      await until(() => receiver.received.length >= 2, 'both decisions');
+      await new Promise((r) => setTimeout(r, 300));
+      const events = receiver.received.map((r) => verify(hook.secret, r) as { type: string; data: object });
+      expect(events.map((e) => e.type).sort()).toEqual(['action.approved', 'action.denied']);
+      expect(JSON.stringify(events)).toContain(approved);
+      expect(JSON.stringify(events)).toContain(denied);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('delivers claim.conflict_detected when a stored claim contradicts one kept before', async () => {
     const receiver = await startReceiver(() => ({ status: 204 }));
     try {

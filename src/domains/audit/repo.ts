@@ -5,6 +5,7 @@ import type { DialectName } from '../../db/database.ts';
 import { insertRows } from '../../db/insert-rows.ts';
 import type { AuditLogTable, Database } from '../../db/schema.ts';
 import { timeOrderedId } from '../../lib/time-ordered-id.ts';
+import type { EventType } from '../webhooks/event-types.ts';
 
 export interface AuditEvent {
   accountId: string;
@@ -13,6 +14,11 @@ export interface AuditEvent {
   target?: string | null;
   details?: Record<string, unknown>;
   at?: string;
+  /**
+   * The webhook event the code that recorded this entry raises with it, queued in the same
+   * transaction as the entry (not part of the entry or its hash).
+   */
+  raises?: { type: EventType; data: Record<string, unknown> };
 }
 
 export type AuditEntry = Omit<AuditLogTable, 'details'> & { details: Record<string, unknown> };

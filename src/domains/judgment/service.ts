@@ -13,6 +13,7 @@ import type { PoliciesService } from '../policies/service.ts';
 import { builtInValidator } from '../verdict/catalog.ts';
 import type { LoopStore } from '../verdict/loop-detector.ts';
 import type { LedgerStatePort, LedgerTextPort } from '../verdict/service.ts';
+import type { EventType } from '../webhooks/event-types.ts';
 import { type Decision, type Gates, judge, withLoop } from './gates.ts';
 import type { EvaluationFilter, EvaluationRow, JudgmentRepo } from './repo.ts';
 import type { VerdictSettingsReader } from './verdict-settings.ts';
@@ -22,7 +23,7 @@ export interface JudgmentEvents {
   emit(
     trx: Kysely<Database>,
     accountId: string,
-    type: string,
+    type: EventType,
     data: Record<string, unknown>,
     at: Date,
   ): Promise<void>;

@@ -10,7 +10,6 @@ import { EMPTY_PROTECTED_RESOURCES } from './catalogue/index.ts';
 import { createCatalogueSettings } from './catalogue-settings.ts';
 import { type Finding, topFinding, type VerdictCode } from './codes.ts';
 import { evaluateAction, verdictHashOfCanonical } from './engine.ts';
-import { VERDICT_REJECTED } from './events.ts';
 import { DEFAULT_EXECUTION_SETTINGS, type ExecutionSettings } from './execution.ts';
 import { type LoopStore, loopFingerprint } from './loop-detector.ts';
 import {
@@ -358,14 +357,31 @@ export function createVerdictService(deps: VerdictServiceDeps) {
       state_hash: stateHash,
     };
     if (finding !== undefined) verdict.error = { code: finding.code, message: messageOf(finding) };
-    deps.recordAudit({
-      accountId: caller.accountId,
-      actor: caller.keyId,
-      action: finding === undefined ? 'verdict.evaluated' : VERDICT_REJECTED,
-      target: hash,
-      // Never the payload: it may hold the very secrets the verdict refused to let out.
-      details: { action: envelope.action.slice(0, 100), code },
-    });
+    // Never the payload: it may hold the very secrets the verdict refused to let out.
+    const details = { action: envelope.action.slice(0, 100), code };
+    if (finding === undefined) {
+      deps.recordAudit({
+        accountId: caller.accountId,
+        actor: caller.keyId,
+        action: 'verdict.evaluated',
+        target: hash,
+        details,
+      });
+    } else {
+      const at = new Date().toISOString();
+      deps.recordAudit({
+        accountId: caller.accountId,
+        actor: caller.keyId,
+        action: 'verdict.rejected',
+        target: hash,
+        details,
+        at,
+        raises: {
+          type: 'verdict.rejected',
+          data: { verdict_hash: hash, action: details.action, code, key_id: caller.keyId, evaluated_at: at },
+        },
+      });
+    }
     verdict.latency_ms = Math.round((performance.now() - started) * 1000) / 1000;
     return { status: statusOf(finding?.code), verdict };
   }

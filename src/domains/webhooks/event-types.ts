@@ -6,6 +6,9 @@ export const EVENT_TYPES = {
   'verdict.rejected': 'POST /v1/evaluate judged a proposed action unsafe.',
   'action.blocked': 'The judgment engine BLOCKED an action.',
   'action.escalated': 'The judgment engine ESCALATEd an action to a human.',
+  'action.approved': 'A human approved an escalated action.',
+  'action.denied': 'A human denied an escalated action.',
+  'action.expired': 'An escalated action expired before a human decided it (it counts as denied).',
   'claim.conflict_detected': 'A claim stored in the ledger conflicts with existing facts.',
 } as const;
 

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { type EventType, isEventType } from './event-types.ts';
+import type { AuditEvent } from '../audit/repo.ts';
+import type { EventType } from './event-types.ts';
 
 /** Standard Webhooks message ids: stable across retries of one event, so receivers can deduplicate. */
 export function newMessageId(): string {
@@ -119,10 +120,24 @@ export const webhookEvents = {
   async emit(
     trx: Kysely<Database>,
     accountId: string,
-    type: string,
+    type: EventType,
     data: Record<string, unknown>,
     at: Date,
   ): Promise<void> {
-    if (isEventType(type)) await emitEvent(trx, accountId, type, data, at);
+    await emitEvent(trx, accountId, type, data, at);
   },
 };
+
+/**
+ * The webhook events a batch of audit entries raises (`AuditEvent.raises`), to queue in the
+ * transaction that appends them: an event is delivered exactly when its entry is written.
+ */
+export function raisedEvents(entries: readonly AuditEvent[]): PendingEvent[] {
+  const events: PendingEvent[] = [];
+  for (const e of entries) {
+    if (e.raises === undefined) continue;
+    const at = e.at === undefined ? new Date() : new Date(e.at);
+    events.push({ accountId: e.accountId, type: e.raises.type, data: e.raises.data, at });
+  }
+  return events;
+}
