@@ -204,7 +204,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke a key, permanently */
+        /** Revoke a key, permanently (a key already revoked answers 404 NOT_FOUND) */
         delete: {
             parameters: {
                 query?: never;
