@@ -12,6 +12,28 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** What a newcomer reads once, on stderr, after the first start on an empty database. */
+function firstKeyMessage(url: string, email: string, key: string): string {
+  return [
+    '',
+    `Arbiter created the owner account ${email} on this empty database.`,
+    `Its API key (shown once, store it now): ${key}`,
+    '',
+    'Try it:',
+    `  export ARBITER_API_KEY=${key}`,
+    `  curl -s ${url}/v1/evaluate -H "Authorization: Bearer $ARBITER_API_KEY" \\`,
+    `    -H 'content-type: application/json' -d '{"action":"shell.exec","payload":{"command":"rm -rf /"}}'`,
+    `  Console: ${url}/console (sign in with the key)`,
+    'Try billing: create an account on the free plan and move it to another plan at a checkout page',
+    '  npx arbiter accounts create --email you@example.com --name You   (same environment; prints its key)',
+    `  curl -s ${url}/subscription/checkout -H "Authorization: Bearer <its key>" -H 'content-type: application/json' \\`,
+    `    -d '{"plan_id":"developer","success_url":"${url}/console","cancel_url":"${url}/console"}'`,
+    '  then open the checkout_url it answers in a browser (ARBITER_BILLING=local: no payment).',
+    '',
+    '',
+  ].join('\n');
+}
+
 /**
  * Opens the database, makes sure an owner exists, and listens. The owner's first key goes to
  * stderr once, outside the structured logs, so log pipelines never receive a secret.
@@ -20,17 +42,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const logger = createLogger(config.logLevel);
   const container = await createContainer(config, logger);
   const owner = await container.services.accounts.ensureOwner(config.bootstrapKey);
-  if (owner && !config.bootstrapKey) {
-    process.stderr.write(
-      [
-        '',
-        'Arbiter created the owner account on this empty database.',
-        `Its API key (shown once, store it now): ${owner.key.key}`,
-        '',
-        '',
-      ].join('\n'),
-    );
-  } else if (owner) {
+  if (owner && config.bootstrapKey) {
     logger.info({ account: owner.account.id }, 'owner account created with ARBITER_BOOTSTRAP_KEY');
   }
   const app = await buildApp(container);
@@ -40,6 +52,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   warmTextCheckHere();
   const url = await app.listen({ port: config.port, host: config.host });
   logger.info({ url, database: config.database.kind }, 'arbiter listening');
+  if (owner && !config.bootstrapKey)
+    process.stderr.write(firstKeyMessage(url, owner.account.email, owner.key.key));
   // Load the embedding model now that the port is open, so the first store or search does not wait for it.
   container.ledger
     .warmUp()
