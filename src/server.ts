@@ -12,6 +12,9 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** How long a stop waits for requests in flight before it cuts their connections. */
+const DRAIN_MS = 10_000;
+
 /** What a newcomer reads once, on stderr, after the first start on an empty database. */
 function firstKeyMessage(url: string, email: string, key: string): string {
   return [
@@ -63,7 +66,18 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const stop = () => {
     stopping ??= (async () => {
       // Stop accepting, let in-flight requests finish, then flush counters and close the database.
-      await app.close();
+      // A keep-alive connection whose request was in flight would hold the close open until its
+      // client let go: connections are closed as soon as they go idle, and after DRAIN_MS
+      // whatever is left is cut.
+      const closed = app.close();
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+      const deadline = setTimeout(() => app.server.closeAllConnections(), DRAIN_MS);
+      try {
+        await closed;
+      } finally {
+        clearInterval(sweep);
+        clearTimeout(deadline);
+      }
       await container.close();
     })();
     return stopping;

@@ -40,6 +40,55 @@ describe('the arbiter process', () => {
     expect(await second.exited).toBe(0);
   });
 
+  it('answers the requests in flight when SIGTERM comes, writes their audit entries, then exits 0', async () => {
+    const drainDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-drain-'));
+    try {
+      const server = await serve({ ARBITER_DATA_DIR: drainDir, ARBITER_BODY_LIMIT: String(2 * 1024 * 1024) });
+      const key = /API key \(shown once, store it now\): (arbiter_sk_\w+)/.exec(server.stderr())?.[1];
+      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+      // A fact, so that a long text is checked against something (the slow request).
+      const stored = await fetch(`${server.url}/v2/vault/store`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          claim: 'The support line is closed on Sundays.',
+          source: 'handbook',
+          confidence: 1,
+        }),
+      });
+      expect(stored.status).toBe(201);
+      const text = `${'The weekly report is ready. '.repeat(30_000)}The support line is open on Sundays.`;
+      const inFlight = [
+        fetch(`${server.url}/v1/evaluate`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ action: 'agent.respond', payload: { text } }),
+        }),
+        fetch(`${server.url}/v1/evaluate`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ action: 'fs.read', payload: { path: '/etc/shadow' } }),
+        }),
+      ];
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      server.child.kill('SIGTERM');
+      const [long, small] = await Promise.all(inFlight);
+      expect(long!.status).toBe(409);
+      expect(((await long!.json()) as { error: { code: string } }).error.code).toBe('CONFLICT_DETECTED');
+      expect(small!.status).toBe(200);
+      expect(await server.exited).toBe(0);
+
+      const db = new SQLite(path.join(drainDir, 'arbiter.db'), { readonly: true });
+      const actions = (db.prepare('select action from audit_log').all() as Array<{ action: string }>).map(
+        (r) => r.action,
+      );
+      db.close();
+      expect(actions.filter((a) => a === 'verdict.rejected')).toHaveLength(2);
+    } finally {
+      fs.rmSync(drainDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('manages keys from the command line against the same database', async () => {
     const created = JSON.parse(
       (
