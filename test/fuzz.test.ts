@@ -96,6 +96,10 @@ describe('property: random requests never produce a 5xx', () => {
           expect(res.statusCode, `${method} ${url} ${payload}`).toBeLessThan(500);
           // A verdict is a result, not an error: 409 CONFLICT_DETECTED and 412 STATE_DRIFT carry it.
           const verdictRoute = method === 'POST' && url.split('?')[0] === '/v1/evaluate';
+          const mcpProtocol =
+            url.split('?')[0] === '/mcp' &&
+            String(res.headers['content-type']).startsWith('application/json') &&
+            res.json()?.jsonrpc === '2.0';
           if (verdictRoute && [200, 409, 412].includes(res.statusCode)) {
             const verdict = res.json();
             expect(verdict).toMatchObject({
@@ -104,6 +108,12 @@ describe('property: random requests never produce a 5xx', () => {
               state_hash: expect.any(String),
             });
             if (res.statusCode !== 200) expect(verdict.is_safe).toBe(false);
+          } else if (mcpProtocol && res.statusCode >= 400) {
+            // Past authentication, /mcp speaks MCP: its errors are JSON-RPC errors, as clients expect.
+            expect(res.json()).toMatchObject({
+              jsonrpc: '2.0',
+              error: { code: expect.any(Number), message: expect.any(String) },
+            });
           } else if (res.statusCode >= 400) {
             const parsed = res.json();
             expect(parsed).toMatchObject({
