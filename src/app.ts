@@ -17,7 +17,7 @@ import { verdictRoutes } from './domains/verdict/routes.ts';
 import { webhooksRoutes } from './domains/webhooks/routes.ts';
 import { registerAuth } from './http/auth.ts';
 import { ErrorBodySchema } from './http/common-schemas.ts';
-import { registerErrorHandling } from './http/error-handler.ts';
+import { frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from './http/error-handler.ts';
 import { registerJsonParser } from './http/json-parser.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { metricsAccess, opsRoutes } from './http/ops-routes.ts';
@@ -49,7 +49,8 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     // Client-supplied ids are not trusted for correlation of our own logs.
     requestIdHeader: false,
     forceCloseConnections: 'idle',
-    routerOptions: { maxParamLength: 200 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerValidation(app);

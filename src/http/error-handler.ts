@@ -59,6 +59,23 @@ export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
     .send(errorBody(error, reply.request.id));
 }
 
+/** Longest path segment the router reads as a parameter; a longer one is refused before routing. */
+export const MAX_PARAM_LENGTH = 200;
+
+/**
+ * Errors the router raises before any route or hook runs (a malformed URL, a path segment over
+ * MAX_PARAM_LENGTH): answered with the same error body as everything else, not Fastify's own.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const appError =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? Errors.validation(`A path segment is longer than ${MAX_PARAM_LENGTH} characters`)
+      : error.code === 'FST_ERR_BAD_URL'
+        ? Errors.validation('The URL is malformed')
+        : Errors.validation(error.message || 'The request was not accepted');
+  sendError(reply, appError);
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = toAppError(error, request);

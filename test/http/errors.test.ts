@@ -106,6 +106,24 @@ describe('a known path asked with another method', () => {
     expect(get.statusCode).toBe(201);
   });
 
+  it('answers router errors with the error body: a path segment too long, a malformed URL', async () => {
+    const long = await t.app.inject({
+      method: 'GET',
+      url: `/checkout/${'x'.repeat(300)}`,
+      headers: bearer(t.ownerKey),
+    });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().error.code).toBe('VALIDATION_ERROR');
+    expect(long.json().error.message).toContain('longer than 200');
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: '/v1/actions/%E0%A4%A',
+      headers: bearer(t.ownerKey),
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
+  });
+
   it('still answers 404 for a path no route has', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/v1/nothing-here', headers: bearer(t.ownerKey) });
     expect(res.statusCode).toBe(404);
