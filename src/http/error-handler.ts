@@ -16,22 +16,54 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   503: 'UNAVAILABLE',
 };
 
+type ValidationIssue = NonNullable<FastifyError['validation']>[number];
+
+/**
+ * One sentence for the first problem, naming the field and, where the schema lists them, the
+ * values it takes: "body/actor_role must be one of "user", "admin"…", "body has an unknown field
+ * 'scope'", "body is missing the field 'claim'".
+ */
+export function describeValidation(issues: readonly ValidationIssue[], context: string): string {
+  const first = issues[0];
+  if (!first) return `${context} is invalid`;
+  const where = `${context}${first.instancePath}`;
+  const params = (first.params ?? {}) as Record<string, unknown>;
+  if (first.keyword === 'additionalProperties') {
+    return `${where} has an unknown field '${String(params['additionalProperty'])}'`;
+  }
+  if (first.keyword === 'required')
+    return `${where} is missing the field '${String(params['missingProperty'])}'`;
+  const allowed: unknown[] = [];
+  for (const issue of issues) {
+    if (issue.instancePath !== first.instancePath) continue;
+    const p = (issue.params ?? {}) as Record<string, unknown>;
+    if (issue.keyword === 'const') allowed.push(p['allowedValue']);
+    if (issue.keyword === 'enum' && Array.isArray(p['allowedValues'])) allowed.push(...p['allowedValues']);
+  }
+  if (allowed.length > 0) {
+    return `${where} must be one of ${[...new Set(allowed)].map((v) => JSON.stringify(v)).join(', ')}`;
+  }
+  return `${where} ${first.message ?? 'is invalid'}`;
+}
+
 /** Turns anything thrown into an `AppError`; unknown errors become INTERNAL without their details. */
 export function toAppError(error: FastifyError | Error, request: FastifyRequest): AppError {
   if (error instanceof AppError) return error;
   const fe = error as FastifyError;
   if (fe.validation) {
-    const first = fe.validation[0];
-    const where = `${fe.validationContext ?? 'body'}${first?.instancePath ?? ''}`;
-    return new AppError('VALIDATION_ERROR', `${where} ${first?.message ?? 'is invalid'}`, {
-      details: {
-        errors: fe.validation.slice(0, 10).map((v) => ({
-          path: `${fe.validationContext ?? 'body'}${v.instancePath}`,
-          message: v.message ?? 'is invalid',
-          ...(v.params && Object.keys(v.params).length > 0 ? { params: v.params } : {}),
-        })),
+    return new AppError(
+      'VALIDATION_ERROR',
+      describeValidation(fe.validation, fe.validationContext ?? 'body'),
+      {
+        details: {
+          errors: fe.validation.slice(0, 10).map((v) => ({
+            path: `${fe.validationContext ?? 'body'}${v.instancePath}`,
+            message: v.message ?? 'is invalid',
+            ...(v.params && Object.keys(v.params).length > 0 ? { params: v.params } : {}),
+          })),
+        },
       },
-    });
+    );
   }
   switch (fe.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -124,6 +124,25 @@ describe('a known path asked with another method', () => {
     expect(bad.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
   });
 
+  it('names the field, and the values it takes, in a validation message', async () => {
+    const message = async (method: 'POST', url: string, payload: object) =>
+      (await t.app.inject({ method, url, headers: bearer(t.ownerKey), payload })).json().error.message;
+    expect(await message('POST', '/api-keys', { name: 'ok', scope: 'admin' })).toBe(
+      "body has an unknown field 'scope'",
+    );
+    expect(await message('POST', '/v2/vault/store', { source: 's', confidence: 1 })).toBe(
+      "body is missing the field 'claim'",
+    );
+    const role = await message('POST', '/v2/actions/evaluate', {
+      action_type: 'x',
+      actor: 'a',
+      actor_role: 'king',
+      impact_scope: 'internal',
+      payload: {},
+    });
+    expect(role).toMatch(/^body\/actor_role must be one of "user", "admin", "assistant"/);
+  });
+
   it('still answers 404 for a path no route has', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/v1/nothing-here', headers: bearer(t.ownerKey) });
     expect(res.statusCode).toBe(404);
