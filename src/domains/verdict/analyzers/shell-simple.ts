@@ -19,6 +19,10 @@ export interface SimpleWord {
 export interface SimpleRedirect {
   kind: 'out' | 'in';
   target: string;
+  /** An output redirection of standard output (`>`, `>>`, `&>`), not of another descriptor. */
+  stdout?: boolean;
+  /** `>>` or `&>>`: appended to the file. */
+  append?: boolean;
 }
 
 export interface SimpleStatement {
@@ -159,14 +163,15 @@ class Reader {
       if (c === '|' || c === ';') break;
       if (c === '&') {
         if (this.s[this.i + 1] === '>') {
-          this.i += this.s[this.i + 2] === '>' ? 3 : 2;
-          this.redirect(stmt, 'out');
+          const append = this.s[this.i + 2] === '>';
+          this.i += append ? 3 : 2;
+          this.redirect(stmt, 'out', true, append);
           continue;
         }
         break;
       }
       if (c === '>' || c === '<') {
-        this.redirection(stmt);
+        this.redirection(stmt, true);
         continue;
       }
       const start = this.i;
@@ -174,7 +179,7 @@ class Reader {
       const raw = this.s.slice(start, this.i);
       // `2>file`: a word of digits glued to a redirection is the descriptor, not an argument.
       if (/^\d+$/.test(raw) && (this.s[this.i] === '>' || this.s[this.i] === '<')) {
-        this.redirection(stmt);
+        this.redirection(stmt, raw === '1');
         continue;
       }
       if (stmt.words.length === 0) {
@@ -192,29 +197,33 @@ class Reader {
     return stmt;
   }
 
-  private redirection(stmt: SimpleStatement): void {
+  private redirection(stmt: SimpleStatement, stdout: boolean): void {
     const c = this.s[this.i]!;
     const next = this.s[this.i + 1];
     if (c === '<') {
       if (next === '<' || next === '>' || next === '&' || next === '(') throw new GiveUp();
       this.i += 1;
-      this.redirect(stmt, 'in');
+      this.redirect(stmt, 'in', false, false);
       return;
     }
     if (next === '|' || next === '(') throw new GiveUp();
+    // `>&file` is a duplication the parser walk does not take as a write of standard output.
     if (next === '>') this.i += 2;
     else if (next === '&') {
       this.i += 2;
+      this.redirect(stmt, 'out', false, false);
+      return;
     } else this.i += 1;
-    this.redirect(stmt, 'out');
+    this.redirect(stmt, 'out', stdout, next === '>');
   }
 
-  private redirect(stmt: SimpleStatement, kind: 'out' | 'in'): void {
+  private redirect(stmt: SimpleStatement, kind: 'out' | 'in', stdout: boolean, append: boolean): void {
     this.skipBlanks();
     if (this.i >= this.s.length || UNQUOTED_STOP.has(this.s[this.i]!)) throw new GiveUp();
     const target = this.word().text;
     // Like the parser walk: `>&2`, `2>&1`, `>&-` (and a file named by digits alone) are not paths.
-    if (kind === 'in' || !/^\d+$|^-$/.test(target)) stmt.redirects.push({ kind, target });
+    if (kind === 'in' || !/^\d+$|^-$/.test(target))
+      stmt.redirects.push(stdout ? { kind, target, stdout, append } : { kind, target });
   }
 
   private word(): SimpleWord {

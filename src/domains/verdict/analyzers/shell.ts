@@ -23,7 +23,7 @@ import {
   normalizePath,
   type PathContext,
 } from './paths.ts';
-import { judgeContainerRun } from './shell/containers.ts';
+import { judgeContainerRun, judgeCtrRun } from './shell/containers.ts';
 import { applyFilter, echoOutput, interpretEscapes, MAX_DECODED, printfOutput } from './shell/decode.ts';
 import { analyzeInlineCode, languageOf } from './shell/inline-code.ts';
 import { readSimpleScript, type SimpleStatement, type SimpleWord } from './shell-simple.ts';
@@ -60,7 +60,15 @@ export interface ShellContext {
   cwd: PathContext;
   catalogue: CatalogueContext;
   execution: ExecutionSettings;
+  /**
+   * Files written earlier in the same command line, by normalised path: what a later
+   * `sh file`, `./file`, `source file` or `python file` would run (see `written`).
+   */
+  written: Map<string, Stream>;
 }
+
+/** Scripts written within one command line that are remembered; more are taken as unknown. */
+const MAX_WRITTEN_FILES = 64;
 
 /** One field of a command after expansion: the text the program would receive, when knowable. */
 interface Field {
@@ -83,6 +91,8 @@ interface Field {
   sensitive?: string;
   /** The commands a substitution in the field runs (see Stream.from). */
   from?: { name: string; args: string[] }[];
+  /** A process substitution `<(…)`: what reading the file it names gives. */
+  proc?: Stream;
   /**
    * The text before backslashes were removed, where it differs: cmd and PowerShell keep
    * `C:\Windows\System32` whole, a POSIX shell would not.
@@ -108,6 +118,8 @@ interface Stream {
   sensitive?: string;
   /** The command that produced it, and what that command read. */
   producer?: { words: Field[]; stdin?: Stream };
+  /** A saved `terraform plan -destroy`: applying it destroys what the configuration manages. */
+  destroyPlan?: boolean;
   /** `find` results: its roots, and whether a test narrows them. */
   found?: { roots: Field[]; narrowed: boolean };
 }
@@ -117,6 +129,8 @@ interface Value {
   known: boolean;
   /** An array: `"${a[@]}"` gives its words as separate fields. */
   array?: boolean;
+  /** An array's elements, when all are known: `${a[1]}` picks one. */
+  items?: string[];
   reads?: string[];
   opaque?: string;
   codeLike?: boolean;
@@ -128,6 +142,8 @@ interface Scope {
   aliases?: Map<string, string>;
   functions?: Map<string, ShNode>;
   positional: Field[];
+  /** `set -- …` gave the positional parameters values, so `$@` is known at the top level too. */
+  positionalSet?: boolean;
 }
 
 interface Walk {
@@ -254,7 +270,11 @@ function lookup(walk: Walk, name: string): Value | undefined {
   }
   if (name === '@' || name === '*') {
     const rest = walk.scope.positional.slice(1);
-    return { text: joinFields(rest), known: rest.every((f) => !f.dynamic) && walk.depth > 0 };
+    const known = rest.every((f) => !f.dynamic) && (walk.depth > 0 || walk.scope.positionalSet === true);
+    // "$@" gives each parameter as a field of its own, like an array.
+    return name === '@' && known
+      ? { text: joinFields(rest), known, array: true, items: rest.map((f) => f.text) }
+      : { text: joinFields(rest), known };
   }
   if (name === '#') return { text: String(Math.max(0, walk.scope.positional.length - 1)), known: true };
   switch (name) {
@@ -302,9 +322,11 @@ interface Piece {
   raw?: string;
   sensitive?: string;
   from?: { name: string; args: string[] }[];
+  proc?: Stream;
 }
 
 function markField(field: Field, piece: Piece): void {
+  if (piece.proc) field.proc = piece.proc;
   if (piece.dynamic) field.dynamic = true;
   if (piece.reads) field.reads = [...(field.reads ?? []), ...piece.reads];
   if (piece.opaque) field.opaque = piece.opaque;
@@ -423,6 +445,7 @@ function partPieces(part: ShNode, walk: Walk, quoted: boolean, out: Piece[]): vo
         ...(output?.files ? { reads: output.files } : {}),
         opaque: describeStream(output) ?? 'the output of a process substitution',
         codeLike: output?.fetched !== undefined || output?.decoded === true,
+        proc: output ?? { unknown: 'the output of a process substitution' },
       });
       return;
     }
@@ -520,6 +543,8 @@ function paramPiece(part: ShNode, walk: Walk, quoted: boolean): Piece {
     // `${!X}`: the variable named by X's value.
     value = value?.known ? lookup(walk, value.text) : undefined;
   }
+  const index = part['Index'] as ShNode | undefined;
+  if (index && value !== undefined) value = indexed(value, index, walk);
   const exp = part['Exp'] as ShNode | undefined;
   const via = `$${name}`;
   if (part['Length']) return { text: String(value?.text.length ?? 0), split: false, dynamic: !value?.known };
@@ -587,13 +612,28 @@ function paramPiece(part: ShNode, walk: Walk, quoted: boolean): Piece {
   const known = value.known ? { via } : {};
   return {
     text: value.text,
-    split: !quoted || (value.array === true && part['Index'] !== undefined && part['Index'] !== null),
+    split:
+      !quoted ||
+      (value.array === true && ((part['Index'] !== undefined && part['Index'] !== null) || name === '@')),
     dynamic: !value.known,
     ...(value.reads ? { reads: value.reads } : {}),
     ...(value.opaque ? { opaque: value.opaque } : {}),
     ...(value.codeLike ? { codeLike: true } : {}),
     ...(name === 'HOME' || name === 'PWD' ? {} : known),
   };
+}
+
+/** `${a[n]}`: one element of a known array (element 0 of a plain variable); `@` and `*` keep all. */
+function indexed(value: Value, index: ShNode, walk: Walk): Value {
+  const which = nodeType(index) === 'Word' ? wordString(index, walk) : { text: '', known: false };
+  if (which.known && (which.text === '@' || which.text === '*')) return value;
+  const n = Number(which.text);
+  if (!which.known || !Number.isInteger(n)) return { text: '', known: false, codeLike: true };
+  if (!value.known) return value;
+  const items = value.items ?? (value.array ? undefined : [value.text]);
+  if (items === undefined) return { text: '', known: false, codeLike: true };
+  const item = items[n < 0 ? items.length + n : n];
+  return item === undefined ? { text: '', known: true } : { text: item, known: true };
 }
 
 function expandBraces(word: ShNode): ShNode[] {
@@ -657,7 +697,8 @@ function expandSimpleWord(word: SimpleWord, walk: Walk, split = true): Field[] {
       };
     return {
       text: value.text,
-      split: split && !part.quoted,
+      // "$@" gives each parameter as a field of its own, as in the parser walk.
+      split: split && (!part.quoted || (part.param === '@' && value.array === true)),
       dynamic: !value.known,
       ...(value.reads ? { reads: value.reads } : {}),
       ...(value.opaque ? { opaque: value.opaque } : {}),
@@ -700,6 +741,8 @@ function runSubstitution(stmts: ShNode[], walk: Walk): Stream | undefined {
 
 interface Redirects {
   stdin?: Stream;
+  /** Files the command's standard output goes to. */
+  writes?: { target: string; append: boolean }[];
 }
 
 function applyRedirects(stmt: ShNode, walk: Walk): Redirects {
@@ -724,10 +767,17 @@ function applyRedirects(stmt: ShNode, walk: Walk): Redirects {
           };
       continue;
     }
-    const target = wordString(redir['Word'] as ShNode | undefined, walk).text;
+    const targetValue = wordString(redir['Word'] as ShNode | undefined, walk);
+    const target = targetValue.text;
     if (/^\/dev\/(?:tcp|udp)\//.test(target)) judgeRedirect('out', target, walk);
-    else if (REDIR_OUT.has(op) && !/^\d+$|^-$/.test(target)) judgeRedirect('out', target, walk);
-    else if (op === REDIR_IN) {
+    else if (REDIR_OUT.has(op) && !/^\d+$|^-$/.test(target)) {
+      judgeRedirect('out', target, walk);
+      // `>`, `>>`, `>|`, `&>`, `&>>`: standard output goes to the file (not `2>`, not `>&`).
+      if (op !== 59 && targetValue.known && (!redir['N'] || litValue(redir['N']) === '1')) {
+        result.writes ??= [];
+        result.writes.push({ target, append: op === 55 || op === 65 });
+      }
+    } else if (op === REDIR_IN) {
       judgeRedirect('in', target, walk);
       result.stdin = { files: [target] };
     }
@@ -737,7 +787,41 @@ function applyRedirects(stmt: ShNode, walk: Walk): Redirects {
 
 function runStmt(stmt: ShNode, walk: Walk, stdin?: Stream): Stream | undefined {
   const redirects = applyRedirects(stmt, walk);
-  return runCommand(stmt['Cmd'] as ShNode | undefined, walk, redirects.stdin ?? stdin);
+  const output = runCommand(stmt['Cmd'] as ShNode | undefined, walk, redirects.stdin ?? stdin);
+  if (redirects.writes === undefined) return output;
+  for (const write of redirects.writes) remember(walk, write.target, output, write.append);
+  return undefined;
+}
+
+/**
+ * A file written earlier in the command line: `echo 'rm -rf /' > x.sh` remembers the literal,
+ * `curl -o x.sh URL` what the fetch returns, anything else as unknown output.
+ */
+function remember(walk: Walk, target: string, content: Stream | undefined, append = false): void {
+  const written = walk.ctx.written;
+  if (target === '') return;
+  const key = normalizePath(target, walk.ctx.cwd);
+  if (!written.has(key) && written.size >= MAX_WRITTEN_FILES) return;
+  const before = append ? written.get(key) : undefined;
+  const stream: Stream =
+    content === undefined
+      ? { unknown: 'the output of a command' }
+      : content.literal !== undefined
+        ? { literal: content.literal.slice(0, MAX_DECODED) }
+        : content;
+  if (before?.literal !== undefined && stream.literal !== undefined) {
+    written.set(key, { literal: (before.literal + stream.literal).slice(0, MAX_DECODED) });
+  } else if (before !== undefined && before.literal !== '') {
+    written.set(key, { unknown: describeStream(before) ?? 'the output of a command' });
+  } else {
+    written.set(key, stream);
+  }
+}
+
+/** What a file written earlier in the command line holds, when it was. */
+function writtenFile(path: Field | undefined, walk: Walk): Stream | undefined {
+  if (path === undefined || path.dynamic || path.text === '' || walk.ctx.written.size === 0) return undefined;
+  return walk.ctx.written.get(normalizePath(path.text, walk.ctx.cwd));
 }
 
 function runCommand(cmd: ShNode | undefined, walk: Walk, stdin?: Stream): Stream | undefined {
@@ -831,7 +915,9 @@ function assignedValue(a: ShNode, walk: Walk): Value {
   const fields: Field[] = [];
   for (const elem of list(array['Elems']))
     fields.push(...expandWord(elem['Value'] as ShNode | undefined, walk));
-  return { ...valueOfFields(fields), array: true };
+  const value: Value = { ...valueOfFields(fields), array: true };
+  if (fields.every((f) => !f.dynamic)) value.items = fields.map((f) => f.text);
+  return value;
 }
 
 function runFor(cmd: ShNode, walk: Walk): void {
@@ -1177,6 +1263,10 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
     judgePathsInArgs(argv.slice(1), walk);
     return { unknown: 'the output of an unknown command' };
   }
+  if (program.text.includes('/')) {
+    const written = writtenFile(program, walk);
+    if (written) runWrittenScript(written, program.text, walk, program.text);
+  }
   const windows = isWindowsLine(program, argv);
   const name = baseName(windows ? (program.raw ?? program.text) : program.text);
   const args = windows
@@ -1205,6 +1295,7 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
     }
     return undefined;
   }
+  if (/^(?:terraform|tofu|terragrunt)$/.test(name)) judgeSavedPlan(name, texts, walk);
   if (name === 'mv') judgeMove(args, walk);
   if (name === 'rsync') judgeRsyncDelete(args, walk);
   if (SHELLS.has(name)) return judgeShell(name, args, walk, stdin);
@@ -1215,6 +1306,19 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
       ...(args.find((a) => a.opaque)?.opaque ? { opaque: args.find((a) => a.opaque)!.opaque! } : {}),
     };
     runScriptField(script, walk, 'eval');
+    return undefined;
+  }
+  if (name === 'set') {
+    // `set -- a b c` (or `set a b c`) gives $1, $2… and "$@" those words.
+    const dash = args.findIndex((a) => a.text === '--');
+    const from = dash >= 0 ? dash + 1 : args[0] && !/^[-+]/.test(args[0].text) ? 0 : -1;
+    if (from >= 0) {
+      walk.scope.positional = [
+        walk.scope.positional[0] ?? { text: 'sh', dynamic: false },
+        ...args.slice(from),
+      ];
+      walk.scope.positionalSet = true;
+    }
     return undefined;
   }
   if (name === 'alias') {
@@ -1229,7 +1333,9 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
   }
   if (name === 'source' || name === '.') {
     const file = args[0];
-    if (file?.opaque || (file?.dynamic && file.text === ''))
+    const written = file?.proc ?? writtenFile(file, walk);
+    if (written) runWrittenScript(written, file!.text || '<(…)', walk, name);
+    else if (file?.opaque || (file?.dynamic && file.text === ''))
       opaque(walk, file.opaque ?? 'a sourced file whose path is unknown');
     if (stdin && (file?.text === '/dev/stdin' || file?.text === '-')) judgeStdinScript(stdin, walk, name);
     return undefined;
@@ -1305,7 +1411,7 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
     return undefined;
   }
   if (name === 'ssh') judgeSshCommand(args, walk);
-  if ((name === 'docker' || name === 'podman' || name === 'nerdctl') && args.length > 0)
+  if ((name === 'docker' || name === 'podman' || name === 'nerdctl' || name === 'ctr') && args.length > 0)
     return judgeContainerTool(name, args, walk);
   if ((name === 'kubectl' || name === 'oc') && args.some((a) => a.text === 'exec')) {
     const dash = args.findIndex((a) => a.text === '--');
@@ -1428,6 +1534,11 @@ function judgeLocal(name: string, args: Field[], walk: Walk, stdin?: Stream): St
         ...(source?.sensitive ? { sensitive: source.sensitive } : {}),
       };
     }
+    case 'tee': {
+      const append = texts.some((t) => t === '-a' || t === '--append');
+      for (const t of texts) if (!t.startsWith('-')) remember(walk, t, stdin, append);
+      return stdin;
+    }
     case 'pwd':
       return { literal: `${walk.ctx.cwd.workspace}\n` };
     case 'ls': {
@@ -1508,6 +1619,22 @@ function runScriptField(script: Field, walk: Walk, how: string): void {
   analyzeScript(script.text, walk);
 }
 
+/** A script file written earlier in the command line is judged as the code it holds. */
+function runWrittenScript(content: Stream, path: string, walk: Walk, how: string): void {
+  const inner = child(walk);
+  if (!inner) return;
+  if (content.literal !== undefined) {
+    // A shebang picks the interpreter; anything else runs as a shell script.
+    const shebang = /^#!\s*(?:\S*\/)?(?:env\s+)?(\S+)/.exec(content.literal);
+    const language = shebang ? languageOf(shebang[1]!) : 'other';
+    if (shebang && language !== 'other')
+      runInlineCode({ text: content.literal, dynamic: false }, language, inner);
+    else analyzeScript(content.literal, inner);
+    return;
+  }
+  judgeStdinScript(content, inner, `${how} (written to ${path} earlier in the command)`);
+}
+
 function judgeStdinScript(stdin: Stream, walk: Walk, how: string): void {
   if (stdin.literal !== undefined) {
     analyzeScript(stdin.literal, walk);
@@ -1556,7 +1683,9 @@ function judgeShell(name: string, args: Field[], walk: Walk, stdin?: Stream): St
   }
   const file = args[i];
   if (file) {
-    if (file.opaque || file.dynamic)
+    const written = file.proc ?? writtenFile(file, walk);
+    if (written) runWrittenScript(written, file.text || '<(…)', walk, `${name} ${file.text || '<(…)'}`);
+    else if (file.opaque || file.dynamic)
       opaque(walk, file.opaque ?? `${name} runs a script whose path is unknown`);
     return interactive ? { shell: true } : { unknown: `the output of ${name}` };
   }
@@ -1578,7 +1707,11 @@ function judgeInterpreter(name: string, args: Field[], walk: Walk, stdin?: Strea
   }
   const script = args.find((a) => !a.text.startsWith('-'));
   if (script && script.text !== '-') {
-    if (script.opaque || (script.dynamic && script.text === ''))
+    const written = script.proc ?? writtenFile(script, walk);
+    if (written?.literal !== undefined)
+      runInlineCode({ text: written.literal, dynamic: false }, language, walk);
+    else if (written) judgeStdinScript(written, walk, `${name} ${script.text || '<(…)'}`);
+    else if (script.opaque || (script.dynamic && script.text === ''))
       opaque(walk, script.opaque ?? `${name} runs a script whose path is unknown`);
     return { unknown: `the output of ${name}` };
   }
@@ -1759,10 +1892,8 @@ function judgeSshCommand(args: Field[], walk: Walk): void {
 }
 
 function judgeContainerTool(name: string, args: Field[], walk: Walk): Stream | undefined {
-  const result = judgeContainerRun(
-    args.map((a) => a.text),
-    walk.ctx.cwd,
-  );
+  const texts = args.map((a) => a.text);
+  const result = name === 'ctr' ? judgeCtrRun(texts, walk.ctx.cwd) : judgeContainerRun(texts, walk.ctx.cwd);
   if (result === undefined) return { unknown: `the output of ${name}` };
   const inner = child(walk);
   const before = walk.findings.length;
@@ -1871,6 +2002,8 @@ function judgeNetwork(name: string, args: Field[], walk: Walk, stdin?: Stream): 
       url === undefined
         ? { tool: name }
         : { tool: name, url: /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `https://${url}` };
+    const saved = savedAs(name, texts, fetched.url);
+    if (saved !== undefined) remember(walk, saved, { fetched });
     return { fetched };
   }
   if (name === 'dig' || name === 'nslookup' || name === 'host') {
@@ -1883,6 +2016,58 @@ function judgeNetwork(name: string, args: Field[], walk: Walk, stdin?: Stream): 
     };
   }
   return { socket: name };
+}
+
+/**
+ * `terraform plan -destroy -out=p` then `terraform apply p`: the plan file carries the destroy, so
+ * the apply is judged as `terraform destroy`.
+ */
+function judgeSavedPlan(name: string, texts: readonly string[], walk: Walk): void {
+  const words = texts.filter((t) => !/^-(?:chdir|var-file|var|lock-timeout|parallelism)=/.test(t));
+  const sub = words.find((t) => !t.startsWith('-'));
+  if (sub === 'plan' && words.some((t) => /^--?destroy(?:=true)?$/.test(t))) {
+    const at = words.findIndex((t) => /^--?out(?:=|$)/.test(t));
+    const file =
+      at < 0
+        ? undefined
+        : words[at]!.includes('=')
+          ? words[at]!.slice(words[at]!.indexOf('=') + 1)
+          : words[at + 1];
+    if (file) remember(walk, file, { unknown: `a ${name} destroy plan`, destroyPlan: true });
+  } else if (sub === 'apply') {
+    const operands = words.slice(words.indexOf('apply') + 1).filter((t) => !t.startsWith('-'));
+    const plan =
+      operands.length > 0
+        ? walk.ctx.written.get(normalizePath(operands[operands.length - 1]!, walk.ctx.cwd))
+        : undefined;
+    if (plan?.destroyPlan) {
+      destructive(
+        walk,
+        `${name} apply of a plan saved with -destroy earlier in the command: destroys every resource`,
+        `command "${name}"`,
+      );
+    }
+  }
+}
+
+/** The file a download is saved to: `curl -o f`, `curl -O` (the URL's name), `wget [-O f]`. */
+function savedAs(name: string, texts: readonly string[], url: string | undefined): string | undefined {
+  const remoteName = () => {
+    const base = hostOf(url) === undefined ? undefined : new URL(url!).pathname.split('/').pop();
+    return base === undefined || base === '' ? 'index.html' : base;
+  };
+  const short = name === 'curl' ? /^-([a-zA-Z]*)o(.*)$/ : /^-([a-zA-Z]*)O(.*)$/;
+  const long = name === 'curl' ? /^--output(?:=(.*))?$/ : /^--output-document(?:=(.*))?$/;
+  for (let i = 0; i < texts.length; i++) {
+    const t = texts[i]!;
+    if (name === 'curl' && (t === '-O' || t === '--remote-name')) return remoteName();
+    const m = short.exec(t) ?? long.exec(t);
+    if (m === null || t.startsWith('--') !== long.test(t)) continue;
+    const inline = m.length === 3 ? m[2] : m[1];
+    const target = inline === undefined || inline === '' ? texts[i + 1] : inline;
+    return target === '-' ? undefined : target;
+  }
+  return name === 'wget' ? remoteName() : undefined;
 }
 
 // ------------------------------------------------------------------------------ file system
@@ -2029,7 +2214,15 @@ function judgeFind(args: Field[], walk: Walk): Stream {
     const command = rest.slice(k + 1, end);
     const inner = child(walk);
     if (!inner || command.length === 0) continue;
-    const matches = narrowed ? [{ text: 'matched-file', dynamic: false }] : effectiveRoots;
+    // `-name .git` with a literal name: what matches is that name under the roots.
+    const named = texts.flatMap((t, n) => (/^-i?name$/.test(t) ? [texts[n + 1] ?? ''] : []));
+    const literal =
+      named.length === 1 && !texts.includes('-o') && /^[^*?[\]/]+$/.test(named[0]!) ? named[0] : undefined;
+    const matches = !narrowed
+      ? effectiveRoots
+      : literal !== undefined
+        ? effectiveRoots.map((root) => ({ ...root, text: `${root.text.replace(/\/+$/, '')}/${literal}` }))
+        : [{ text: 'matched-file', dynamic: false }];
     for (const match of matches.slice(0, MAX_ITEMS)) {
       judgeCommand(
         command.map((a) =>
@@ -2182,6 +2375,7 @@ function walkSimple(statements: SimpleStatement[], walk: Walk): void {
   let output: Stream | undefined;
   for (const stmt of statements) {
     let stdin = stmt.piped ? output : undefined;
+    let writes: { target: string; append: boolean }[] | undefined;
     for (const redirect of stmt.redirects) {
       const target =
         expandSimpleWord(
@@ -2189,7 +2383,12 @@ function walkSimple(statements: SimpleStatement[], walk: Walk): void {
           walk,
         )[0]?.text ?? '';
       judgeRedirect(redirect.kind, target, walk);
-      if (redirect.kind === 'in') stdin = { files: [target] };
+      // As in the parser walk: a /dev/tcp redirection is judged as a connection, not read as a file.
+      if (redirect.kind === 'in' && !/^\/dev\/(?:tcp|udp)\//.test(target)) stdin = { files: [target] };
+      if (redirect.stdout && !/^\/dev\/(?:tcp|udp)\//.test(target) && !/[$`]/.test(redirect.target)) {
+        writes ??= [];
+        writes.push({ target, append: redirect.append === true });
+      }
     }
     const fields: Field[] = [];
     for (const word of stmt.words) fields.push(...expandSimpleWord(word, walk));
@@ -2199,6 +2398,10 @@ function walkSimple(statements: SimpleStatement[], walk: Walk): void {
       assign(walk, a.name, value);
     }
     output = stmt.words.length > 0 ? judgeCommand(fields, walk, stdin) : undefined;
+    if (writes !== undefined) {
+      for (const write of writes) remember(walk, write.target, output, write.append);
+      output = undefined;
+    }
   }
 }
 
@@ -2227,7 +2430,9 @@ function walkSplit(script: string, walk: Walk, unresolved = false): void {
   const seen = new Set<string>();
   for (const { raw, pipedIn } of splitCommands(script)) {
     const key = pipedIn ? `|${raw}` : raw;
-    if (seen.has(key)) {
+    // A filter's output depends on its input: `base64 -d | base64 -d` decodes twice.
+    const fresh = pipedIn && output?.literal !== undefined;
+    if (!fresh && seen.has(key)) {
       if (!pipedIn) output = undefined;
       continue;
     }
@@ -2438,6 +2643,7 @@ function analyzeOnce(command: string, options: ShellOptions): Finding[] {
       cwd: paths,
       catalogue: options.catalogue ?? DEFAULT_CATALOGUE_CONTEXT,
       execution: options.execution ?? DEFAULT_EXECUTION_SETTINGS,
+      written: new Map(),
     },
     findings: [],
     depth: 0,

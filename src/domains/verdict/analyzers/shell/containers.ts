@@ -162,6 +162,50 @@ function toHost(arg: string, mounts: readonly Mount[]): string {
   return arg;
 }
 
+/**
+ * containerd's `ctr run [flags] IMAGE ID [COMMAND…]`: its `--mount type=bind,src=/,…`,
+ * `--privileged` and host namespaces expose the host as docker's do.
+ */
+export function judgeCtrRun(args: readonly string[], paths: PathContext): ContainerRun | undefined {
+  let i = 0;
+  while (i < args.length && args[i]!.startsWith('-'))
+    i += /^(?:-a|--address|-n|--namespace|--timeout|--connect-timeout)$/.test(args[i]!) ? 2 : 1;
+  let sub = args[i];
+  if (sub === 'container' || sub === 'c' || sub === 'containers')
+    sub = args[++i] === 'create' ? 'run' : args[i];
+  if (sub !== 'run') return undefined;
+  const mounts: Mount[] = [];
+  const exposures: string[] = [];
+  let k = i + 1;
+  while (k < args.length && args[k]!.startsWith('-')) {
+    const arg = args[k]!;
+    const eq = arg.indexOf('=');
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    const valued =
+      /^--(?:mount|env|env-file|label|cwd|user|runtime|snapshotter|cni|net-host|with-ns|memory-limit|cpus|device|rootfs|annotation|platform|hostname|seccomp-profile|apparmor-profile|cap-add|cap-drop|gpus|uidmap|gidmap)$/.test(
+        name,
+      ) && name !== '--net-host';
+    const value = eq > 0 ? arg.slice(eq + 1) : valued ? args[k + 1] : undefined;
+    k += eq > 0 || !valued ? 1 : 2;
+    if (name === '--privileged' && value !== 'false')
+      exposures.push('the container runs --privileged: every host device is reachable');
+    if (name === '--with-ns' && value && /^pid:\/proc\/1\//.test(value))
+      exposures.push("the container shares the host's pid namespace");
+    if (name === '--mount' && value) {
+      const mount = parseMount(value.replace(/(^|,)options=[^,]*/g, ''), paths, true);
+      if (mount) {
+        mounts.push(mount);
+        const exposure = exposureOf(mount);
+        if (exposure) exposures.push(exposure);
+      }
+    }
+  }
+  // IMAGE and ID come before the command.
+  const command = args.slice(k + 2).map((arg) => toHost(arg, mounts));
+  const mapped = command.some((arg, n) => arg !== args[k + 2 + n]);
+  return { command, exposures, mapped };
+}
+
 export function judgeContainerRun(args: readonly string[], paths: PathContext): ContainerRun | undefined {
   // Global options before the subcommand (`docker -H host run …`, `podman --remote run …`).
   let i = 0;
@@ -185,7 +229,7 @@ export function judgeContainerRun(args: readonly string[], paths: PathContext): 
     const value =
       arg.startsWith('--') && eq > 0 ? arg.slice(eq + 1) : RUN_VALUED.has(arg) ? args[k + 1] : undefined;
     k += arg.startsWith('--') && eq > 0 ? 1 : RUN_VALUED.has(arg) ? 2 : 1;
-    if (name === '--privileged')
+    if (name === '--privileged' && value !== 'false')
       exposures.push('the container runs --privileged: every host device is reachable');
     if ((name === '--pid' || name === '--ipc' || name === '--userns') && value === 'host') {
       exposures.push(`the container shares the host's ${name.slice(2)} namespace`);

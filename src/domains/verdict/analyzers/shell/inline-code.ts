@@ -1,4 +1,4 @@
-import { decodeBase64 } from './decode.ts';
+import { decodeBase64, decodeHex } from './decode.ts';
 
 /**
  * Code handed to an interpreter on its command line (`python -c`, `perl -e`, `node -e`, `ruby -e`,
@@ -42,7 +42,7 @@ function unquote(match: RegExpExecArray | RegExpMatchArray, first: number): stri
 const HOME_EXPRESSION =
   /^(?:(?:require\(['"]os['"]\)|os)\.homedir\(\)|os\.path\.expanduser\(\s*['"]~['"]\s*\)|Path\.home\(\)|pathlib\.Path\.home\(\)|Dir\.home|ENV\[['"]HOME['"]\]|\$ENV\{HOME\}|process\.env\.HOME|os\.environ\[['"]HOME['"]\]|Sys\.getenv\(['"]HOME['"]\)|getenv\(['"]HOME['"]\))/;
 
-const DELETE_CALL_NAMES = String.raw`shutil\.rmtree|rmtree|remove_tree|rm_rf|rm_r|FileUtils\.rm_rf|FileUtils\.remove_dir|remove_dir_all|rimraf(?:\.sync)?|fs\.rmSync|rmSync|fs\.rmdirSync|rmdirSync|fs\.promises\.rm|fsPromises\.rm|Deno\.removeSync|Deno\.remove|FileUtils\.rm_r`;
+const DELETE_CALL_NAMES = String.raw`shutil\.rmtree|rmtree|fs\.rm|fs\.rmdir|fs\.promises\.rmdir|remove_tree|rm_rf|rm_r|FileUtils\.rm_rf|FileUtils\.remove_dir|remove_dir_all|rimraf(?:\.sync)?|fs\.rmSync|rmSync|fs\.rmdirSync|rmdirSync|fs\.promises\.rm|fsPromises\.rm|Deno\.removeSync|Deno\.remove|FileUtils\.rm_r`;
 
 /** A recursive delete of the home directory written as an expression, not a string. */
 const HOME_DELETE = new RegExp(String.raw`\b(?:${DELETE_CALL_NAMES})\s*\(\s*([^,)]{1,80}(?:\(\))?)`, 'g');
@@ -56,13 +56,13 @@ const BARE_SPAWN = /\b(?:exec|system)\s+((?:(['"])(?:(?!\2)[^\\]|\\.){0,1024}\2\
 
 /** Calls that remove a whole tree. */
 const RECURSIVE_DELETE = new RegExp(
-  String.raw`\b(?:shutil\.rmtree|rmtree|remove_tree|rm_rf|rm_r|FileUtils\.rm_rf|FileUtils\.remove_dir|remove_dir_all|rimraf(?:\.sync)?|fs\.rmSync|rmSync|fs\.rmdirSync|rmdirSync|fs\.promises\.rm|fsPromises\.rm|Deno\.removeSync|Deno\.remove|FileUtils\.rm_r)\s*\(\s*(?:(?:os\.path\.expanduser|os\.path\.abspath|File\.expand_path|path\.resolve|Path)\s*\(\s*)?${STRING}`,
+  String.raw`\b(?:shutil\.rmtree|rmtree|fs\.rm|fs\.rmdir|fs\.promises\.rmdir|remove_tree|rm_rf|rm_r|FileUtils\.rm_rf|FileUtils\.remove_dir|remove_dir_all|rimraf(?:\.sync)?|fs\.rmSync|rmSync|fs\.rmdirSync|rmdirSync|fs\.promises\.rm|fsPromises\.rm|Deno\.removeSync|Deno\.remove|FileUtils\.rm_r)\s*\(\s*(?:(?:os\.path\.expanduser|os\.path\.abspath|File\.expand_path|path\.resolve|Path)\s*\(\s*)?${STRING}`,
   'g',
 );
 
 /** Calls that run a shell command line given as one string. */
 const SHELL_STRING_CALL = new RegExp(
-  String.raw`\b(?:os\.system|os\.popen|os\.execute|io\.popen|system|popen|shell_exec|passthru|proc_open|execSync|spawnSync|subprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|commands\.getoutput|IO\.popen|Open3\.\w+|child_process\.\w+|execa(?:Sync|Command(?:Sync)?)?|Bun\.spawnSync|qx)\s*\(\s*${STRING}`,
+  String.raw`\b(?:os\.system|os\.popen|os\.execute|io\.popen|system|popen|shell_exec|passthru|proc_open|execSync|spawnSync|subprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|commands\.getoutput|IO\.popen|Open3\.\w+|child_process\.\w+|execa(?:Sync|Command(?:Sync)?)?|Bun\.spawnSync|qx)\s*\(\s*${STRING}(?=\s*[,)])`,
   'g',
 );
 
@@ -73,15 +73,85 @@ const ARGV_CALL =
 /** Backticks and `%x(…)` / `qx{…}` run a shell command in Ruby, Perl and PHP. */
 const BACKTICKS = /(?:`([^`]{1,4096})`|%x\(([^)]{1,4096})\)|qx\{([^}]{1,4096})\}|qx\(([^)]{1,4096})\))/g;
 
-/** A spawn whose command is not a literal. */
-const DYNAMIC_SPAWN =
-  /\b(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check_output|Popen)|execSync|child_process\.exec|shell_exec|passthru|popen)\s*\(\s*(?![\s'"`[])/;
+/** Calls that start a process; their first argument must be a literal or a list of literals. */
+const SPAWN_CALL =
+  /(?<![\w$])(?:os\.(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?)|subprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|pty\.spawn|commands\.getoutput|(?:child_process\.)?(?:execSync|execFileSync|spawnSync|exec|execFile|spawn)|shell_exec|passthru|proc_open|popen|system|IO\.popen|Open3\.\w+|Kernel\.(?:system|exec|spawn)|Process\.spawn|Bun\.spawn(?:Sync)?|Deno\.run|new\s+Deno\.Command)\s*\(/g;
+
+/** An argument that is a literal (or a list of literals) followed by `,` or `)`. */
+const LITERAL_ARGUMENT = new RegExp(String.raw`^\s*(?:${STRING}|\[\s*(?:${STRING}\s*,?\s*){0,64}\])\s*[,)]`);
+
+/** `'rmt' + 'ree'`, `"a" "b"` (Python), `'a' . 'b'` (Perl, PHP): one literal, as the language reads it. */
+function joinLiterals(code: string): string {
+  let out = code;
+  for (let pass = 0; pass < 8; pass++) {
+    const next = out.replace(
+      /(['"])((?:(?!\1)[^\\\n]|\\.){0,1024})\1\s*(?:\+|\.(?=\s)|(?=\s*['"]))\s*(['"])((?:(?!\3)[^\\\n]|\\.){0,1024})\3/g,
+      (_m, q: string, a: string, _q2: string, b: string) => `${q}${a}${b}${q}`,
+    );
+    if (next === out) break;
+    out = next;
+  }
+  return out;
+}
+
+/**
+ * Names bound by imports and requires, rewritten to the module path the patterns know:
+ * `import subprocess as s` makes `s.run(` read `subprocess.run(`, `from os import system as x`
+ * makes `x(` read `os.system(`, `const cp = require('child_process')` makes `cp.exec(` read
+ * `child_process.exec(`. `__import__('os')`, `importlib.import_module('os')`, `require('os')` and
+ * `getattr(os, 'system')` are written out the same way.
+ */
+function resolveBindings(code: string): string {
+  let out = joinLiterals(code)
+    .replace(/\bsys\.executable\b/g, "'python3'")
+    .replace(/\bprocess\.execPath\b/g, "'node'")
+    .replace(/\b(?:__import__|importlib\.import_module)\s*\(\s*(['"])([\w.]+)\1\s*\)/g, '$2')
+    .replace(/\brequire\s*\(\s*(['"`])(?:node:)?([\w/]+)\1\s*\)(?=\s*\.)/g, (_, _q, m: string) =>
+      m.replace(/\//g, '.'),
+    )
+    .replace(/\bgetattr\s*\(\s*([\w.]+)\s*,\s*(['"])(\w+)\2\s*\)/g, '$1.$3');
+  const renames: [RegExp, string][] = [];
+  for (const m of out.matchAll(/\bimport\s+([\w.]+)\s+as\s+(\w+)/g)) {
+    renames.push([new RegExp(String.raw`(?<![\w.$])${m[2]}\.`, 'g'), `${m[1]}.`]);
+  }
+  for (const m of out.matchAll(/\bfrom\s+([\w.]+)\s+import\s+\(?([\w\s,]+)\)?/g)) {
+    for (const item of m[2]!.split(',')) {
+      const parts = item.trim().split(/\s+as\s+/);
+      const name = parts[0]?.trim();
+      const local = (parts[1] ?? parts[0])?.trim();
+      if (!name || !local || !/^\w+$/.test(name) || !/^\w+$/.test(local)) continue;
+      renames.push([new RegExp(String.raw`(?<![\w.$])${local}(?=\s*[.(])`, 'g'), `${m[1]}.${name}`]);
+    }
+  }
+  for (const m of out.matchAll(
+    /\b(?:const|let|var)\s+(\w+)\s*=\s*require\s*\(\s*(['"`])(?:node:)?([\w/]+)\2\s*\)/g,
+  )) {
+    renames.push([new RegExp(String.raw`(?<![\w.$])${m[1]}\.`, 'g'), `${m[3]!.replace(/\//g, '.')}.`]);
+  }
+  for (const m of out.matchAll(
+    /\b(?:const|let|var)\s*\{([^}]{1,512})\}\s*=\s*require\s*\(\s*(['"`])(?:node:)?([\w/]+)\2\s*\)/g,
+  )) {
+    for (const item of m[1]!.split(',')) {
+      const [name, local] = item.split(':').map((x) => x.trim());
+      if (!name || !/^\w+$/.test(name)) continue;
+      const bound = local && /^\w+$/.test(local) ? local : name;
+      renames.push([new RegExp(String.raw`(?<![\w.$])${bound}(?=\s*\()`, 'g'), `${m[3]}.${name}`]);
+    }
+  }
+  for (const [pattern, replacement] of renames.slice(0, 64)) out = out.replace(pattern, replacement);
+  return out;
+}
 
 /** Evaluation of more code: `exec(…)`, `eval(…)`, `Function(…)`, `instance_eval`. */
 const EVAL_CALL = /\b(?:exec|eval|Function|instance_eval|class_eval|module_eval|compile|assert)\s*\(/g;
 
 const DECODED_EVAL = new RegExp(
   String.raw`\b(?:exec|eval)\s*\(\s*(?:compile\s*\(\s*)?(?:base64\.b64decode|b64decode|base64_decode|decode_base64|atob|Buffer\.from|Base64\.decode64|codecs\.decode)\s*\(\s*${STRING}`,
+  'g',
+);
+
+const HEX_DECODED_EVAL = new RegExp(
+  String.raw`\b(?:exec|eval)\s*\(\s*(?:compile\s*\(\s*)?(?:bytes\.fromhex|binascii\.(?:unhexlify|a2b_hex)|bytearray\.fromhex)\s*\(\s*${STRING}`,
   'g',
 );
 
@@ -113,6 +183,12 @@ function analyzeAwk(program: string, hooks: InlineCodeHooks): void {
     hooks.script(m[1]!.replace(/\\(.)/g, '$1'), 'awk getline');
   }
   if (/\|\s*"(?:\/bin\/)?(?:ba|z|da|k)?sh"/.test(program)) hooks.opaque('awk prints commands into a shell');
+  // gawk's `/inet/tcp/…` special files are network connections.
+  if (/\/inet[46]?\/(?:tcp|udp)\//.test(program)) {
+    if (/\bsystem\s*\(|\|&|getline/.test(program))
+      hooks.reverseShell('gawk reads commands from a /inet socket');
+    else hooks.reverseShell('gawk opens a /inet network socket');
+  }
 }
 
 export type InlineLanguage = 'python' | 'node' | 'ruby' | 'perl' | 'php' | 'awk' | 'other';
@@ -127,15 +203,16 @@ export function languageOf(program: string): InlineLanguage {
   return 'other';
 }
 
-export function analyzeInlineCode(code: string, language: InlineLanguage, hooks: InlineCodeHooks): void {
-  if (code.length > MAX_INLINE_CODE) {
+export function analyzeInlineCode(source: string, language: InlineLanguage, hooks: InlineCodeHooks): void {
+  if (source.length > MAX_INLINE_CODE) {
     hooks.opaque(`inline code longer than ${MAX_INLINE_CODE} characters`);
     return;
   }
   if (language === 'awk') {
-    analyzeAwk(code, hooks);
+    analyzeAwk(source, hooks);
     return;
   }
+  const code = resolveBindings(source);
   for (const m of code.matchAll(RECURSIVE_DELETE)) hooks.recursiveDelete(unquote(m, 1) || '.', 'inline code');
   for (const m of code.matchAll(HOME_DELETE)) {
     const after = code.slice((m.index ?? 0) + m[0].length - m[1]!.length, (m.index ?? 0) + m[0].length + 80);
@@ -146,6 +223,10 @@ export function analyzeInlineCode(code: string, language: InlineLanguage, hooks:
     for (const m of code.matchAll(WALK_DELETE)) hooks.recursiveDelete(m[2] || '.', 'inline code');
   }
   if (language === 'perl' || language === 'ruby') {
+    // `rmtree "/usr"`, `remove_tree '/'` (Perl's File::Path without parentheses).
+    for (const m of code.matchAll(/\b(?:rmtree|remove_tree|rm_rf|rm_r)\s+(['"])([^'"\n]{1,1024})\1/g)) {
+      hooks.recursiveDelete(m[2]!, 'inline code');
+    }
     for (const m of code.matchAll(BARE_SPAWN)) {
       const items = [...m[1]!.matchAll(/(['"])((?:(?!\1)[^\\]|\\.)*)\1/g)].map((q) =>
         q[2]!.replace(/\\(.)/g, '$1'),
@@ -172,22 +253,48 @@ export function analyzeInlineCode(code: string, language: InlineLanguage, hooks:
   if (language === 'ruby' || language === 'perl' || language === 'php') {
     for (const m of code.matchAll(BACKTICKS)) hooks.script(m[1] ?? m[2] ?? m[3] ?? m[4] ?? '', 'inline code');
   }
-  if (DYNAMIC_SPAWN.test(code)) hooks.opaque('a command computed at run time');
+  for (const m of code.matchAll(SPAWN_CALL)) {
+    // Ruby's and Perl's `exec`/`system` take bare lists too (BARE_SPAWN); Python's exec runs Python.
+    if (/^(?:exec|system)\b/.test(m[0]) && (language === 'python' || !execIsShell)) continue;
+    const rest = code.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 8192);
+    if (!LITERAL_ARGUMENT.test(rest)) {
+      hooks.opaque('a command computed at run time');
+      break;
+    }
+  }
   for (const m of code.matchAll(DECODED_EVAL)) {
     const decoded = decodeBase64(unquote(m, 1));
     if (decoded !== undefined) hooks.code(decoded, 'decoded and evaluated code');
   }
-  // eval/exec of anything else the code fetched or read: opaque unless it is a plain literal.
+  for (const m of code.matchAll(HEX_DECODED_EVAL)) {
+    const decoded = decodeHex(unquote(m, 1), true);
+    if (decoded !== undefined) hooks.code(decoded, 'decoded and evaluated code');
+  }
+  // `fetch(u).then(r => r.text()).then(eval)`: eval handed what a promise or callback yields.
+  if (/[(,]\s*(?:eval|exec|Function|vm\.runInThisContext|vm\.runInNewContext)\s*[),]/.test(code)) {
+    hooks.opaque('code that evaluates what a callback yields');
+  }
+  // eval/exec of anything but a plain literal (or a literal decoded above): code computed at run
+  // time, fetched or read, cannot be judged.
   for (const m of code.matchAll(EVAL_CALL)) {
-    const rest = code.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 400);
-    if (/^\s*(['"])(?:(?!\1)[^\\]|\\.)*\1\s*\)/.test(rest)) continue;
+    if (!/^(?:exec|eval|Function)\b/.test(m[0]) || /[.\w$]$/.test(code.slice(0, m.index ?? 0))) continue;
+    if (m[0].startsWith('exec') && execIsShell) continue;
+    const rest = code.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 8192);
+    if (/^\s*(['"])(?:(?!\1)[^\\]|\\.)*\1\s*[,)]/.test(rest)) continue;
     if (
-      /\b(?:urlopen|requests\.|urllib|http\.|https\.|fetch\(|get\(|read\(|readFileSync|open\(|File\.read|IO\.read|Net::HTTP|LWP|file_get_contents|socket|recv|input\(|stdin|\$_(?:GET|POST|REQUEST))/.test(
+      /^\s*(?:compile\s*\(\s*)?(?:base64\.b64decode|b64decode|bytes\.fromhex|binascii\.unhexlify)\s*\(\s*(['"])[\w+/=\s-]*\1\s*\)/.test(
         rest,
       )
-    ) {
-      hooks.opaque('code that evaluates what it fetched or read');
-    }
+    )
+      continue;
+    const fetched =
+      /\b(?:urlopen|requests\.|urllib|http\.|https\.|fetch\(|get\(|read\(|readFileSync|open\(|File\.read|IO\.read|Net::HTTP|LWP|file_get_contents|socket|recv|input\(|stdin|\$_(?:GET|POST|REQUEST))/.test(
+        rest.slice(0, 400),
+      );
+    hooks.opaque(
+      fetched ? 'code that evaluates what it fetched or read' : 'code that evaluates text built at run time',
+    );
+    break;
   }
   if (
     /\b(?:socket|fsockopen|pfsockopen|TCPSocket|net\.connect|createConnection|create_connection|IO::Socket|Socket\.new|stream_socket_client)\b|\.tcp\(\)|require\(['"](?:net|tls)['"]\)/.test(
