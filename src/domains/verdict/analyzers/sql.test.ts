@@ -110,8 +110,10 @@ describe('control flow and dynamic SQL', () => {
     ["EXEC('SELECT 1; DROP TABLE t')", 'mssql', 'DEST_MUTATION'],
     ["EXEC(N'CREATE TABLE t (a int)')", 'mssql', 'POLICY_VIOLATION'],
     ['EXEC(@sql)', 'mssql', 'POLICY_VIOLATION'],
-    ["EXEC(CHAR(68)+'ROP TABLE t')", 'mssql', 'POLICY_VIOLATION'],
-    ["EXEC('DROP TABLE ' + @name)", 'mssql', 'POLICY_VIOLATION'],
+    // CHAR() of literals is computed; a literal that begins a drop is one, whatever name follows.
+    ["EXEC(CHAR(68)+'ROP TABLE t')", 'mssql', 'DEST_MUTATION'],
+    ["EXEC('DROP TABLE ' + @name)", 'mssql', 'DEST_MUTATION'],
+    ["EXEC('SELECT * FROM ' + @name)", 'mssql', 'POLICY_VIOLATION'],
     ["EXECUTE IMMEDIATE 'DROP TABLE t'", 'snowflake', 'DEST_MUTATION'],
     ["DECLARE q STRING DEFAULT 'DROP TABLE t'; EXECUTE IMMEDIATE q", 'bigquery', 'DEST_MUTATION'],
     ["PREPARE s FROM 'DROP TABLE t'", 'mysql', 'DEST_MUTATION'],
@@ -123,7 +125,7 @@ describe('control flow and dynamic SQL', () => {
     [
       "DO $$ DECLARE t text := 'x'; BEGIN EXECUTE format('DROP TABLE %I', t); END $$",
       'postgres',
-      'POLICY_VIOLATION',
+      'DEST_MUTATION',
     ],
     ['DO $$ BEGIN DELETE FROM t; END $$', 'postgres', 'DEST_MUTATION'],
     ["DO $$ BEGIN PERFORM pg_read_file('/etc/passwd'); END $$", 'postgres', 'FILESYSTEM_DENIED'],
@@ -142,7 +144,8 @@ describe('control flow and dynamic SQL', () => {
     ["SELECT 'EXEC(''DROP TABLE t'')' AS x", 'mssql', null],
     ["PREPARE s FROM 'SELECT * FROM t WHERE id = ?'; EXECUTE s USING @id", 'mysql', null],
     ["SET @q = 'SELECT 1'; PREPARE s FROM @q", 'mysql', null],
-    ["DO $$ BEGIN RAISE NOTICE 'DROP TABLE t'; END $$", 'postgres', 'POLICY_VIOLATION'],
+    // A DO block is judged by what it runs, not refused as DDL.
+    ["DO $$ BEGIN RAISE NOTICE 'DROP TABLE t'; END $$", 'postgres', null],
     ['PREPARE p AS SELECT * FROM t WHERE id = $1; EXECUTE p(1)', 'postgres', null],
   ];
   it.each([...controlFlow, ...dynamic])('%s [%s] -> %s', (sql, dialect, want) => {
@@ -155,7 +158,7 @@ describe('control flow and dynamic SQL', () => {
     const [opaque] = analyzeSql('EXEC(@sql)', { dialect: 'mssql' });
     expect(opaque?.message).toContain('@sql');
     const [format] = analyzeSql("DO $$ BEGIN EXECUTE format('DROP TABLE %I', 'x'); END $$");
-    expect(format?.message).toContain("format('DROP TABLE %I', 'x')");
+    expect(format?.message).toContain("after resolving EXECUTE 'DROP TABLE x'");
   });
 
   it('stops resolving past its depth budget', () => {
@@ -278,6 +281,52 @@ describe('dialect readings an attacker could exploit', () => {
 
 describe('ways around the rules', () => {
   const evasions: Case[] = [
+    // dynamic SQL built around a destructive verb, whatever names the query appends
+    [
+      "DECLARE @sql nvarchar(max); SELECT @sql = STRING_AGG(N'DROP TABLE ' + QUOTENAME(name), N'; ') FROM sys.tables; EXEC sp_executesql @sql;",
+      'mssql',
+      'DEST_MUTATION',
+    ],
+    [
+      "DECLARE @sql nvarchar(max); SELECT @sql = STRING_AGG(N'SELECT COUNT(*) FROM ' + QUOTENAME(name), N' UNION ALL ') FROM sys.tables; EXEC sp_executesql @sql;",
+      'mssql',
+      'POLICY_VIOLATION',
+    ],
+    [
+      "SELECT CONCAT('DROP TABLE ', GROUP_CONCAT(table_name)) INTO @d FROM information_schema.tables; PREPARE s FROM @d; EXECUTE s;",
+      'mysql',
+      'DEST_MUTATION',
+    ],
+    [
+      "DO $$ DECLARE r record; BEGIN FOR r IN SELECT tablename FROM pg_tables LOOP EXECUTE format('TRUNCATE TABLE %I CASCADE', r.tablename); END LOOP; END $$",
+      'postgres',
+      'DEST_MUTATION',
+    ],
+    [
+      "DO $do$ BEGIN EXECUTE format('DROP SCHEMA %I CASCADE', 'billing'); END $do$",
+      'postgres',
+      'DEST_MUTATION',
+    ],
+    ["DO $do$ BEGIN EXECUTE format('SELECT %L', 'x'); END $do$", 'postgres', null],
+    ["DO $$ BEGIN EXECUTE 'DELETE FROM ' || quote_ident('customers'); END $$", 'postgres', 'DEST_MUTATION'],
+    [
+      "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM users) THEN RAISE NOTICE 'none'; END IF; END $$",
+      'postgres',
+      null,
+    ],
+    ['SELECT COUNT(*) INTO @n FROM users', 'mysql', null],
+    // tautologies in other shapes
+    ['DELETE FROM customers WHERE id IS NULL OR id IS NOT NULL', 'mariadb', 'DEST_MUTATION'],
+    ['DELETE FROM customers WHERE id IS NULL OR id IS NOT NULL', undefined, 'DEST_MUTATION'],
+    ["DELETE FROM customers WHERE name LIKE '%'", 'mysql', 'DEST_MUTATION'],
+    ["DELETE FROM customers WHERE name LIKE '%'", undefined, 'DEST_MUTATION'],
+    ["DELETE FROM customers WHERE name LIKE 'a%'", 'mysql', null],
+    ['DELETE FROM customers WHERE id IS NULL', 'mysql', null],
+    // file paths written in hex, with CHAR() or CONCAT()
+    ['SELECT LOAD_FILE(0x2f726f6f742f2e6d7973716c5f686973746f7279)', 'mysql', 'FILESYSTEM_DENIED'],
+    ["SELECT LOAD_FILE(CONCAT('/et','c/passwd'))", 'mysql', 'FILESYSTEM_DENIED'],
+    ['SELECT LOAD_FILE(CHAR(47,101,116,99,47,115,104,97,100,111,119))', 'mysql', 'FILESYSTEM_DENIED'],
+    ["SELECT LOAD_FILE(CONCAT('/var/lib/','data.csv'))", 'mysql', 'POLICY_VIOLATION'],
     ["eXeC('drop table t')", 'mssql', 'DEST_MUTATION'],
     ["EXEC/**/('DROP TABLE t')", 'mssql', 'DEST_MUTATION'],
     ["EXEC('DROP/**/TABLE t')", 'mssql', 'DEST_MUTATION'],
@@ -332,7 +381,7 @@ describe('ways around the rules', () => {
     ['COPY (SELECT 1) TO PROGRAM \'sh -c "cat /etc/shadow"\'', 'postgres', 'FILESYSTEM_DENIED'],
     ["SELECT 1; COPY t FROM PROGRAM 'id'", undefined, 'POLICY_VIOLATION'],
     ["SELECT '<?php system($_GET[1]); ?>' INTO OUTFILE '/var/www/html/s.php'", 'mysql', 'POLICY_VIOLATION'],
-    ['select load_file(0x2f6574632f706173737764)', 'mysql', 'POLICY_VIOLATION'],
+    ['select load_file(0x2f6574632f706173737764)', 'mysql', 'FILESYSTEM_DENIED'],
     ['SELECT * FROM t WHERE id = 1; DROP TABLE t', 'mssql', 'DEST_MUTATION'],
     ["SELECT 1; SELECT 'x'; DELETE FROM t", 'sqlite', 'DEST_MUTATION'],
     // Benign look-alikes of the evasions.
@@ -362,11 +411,7 @@ describe('more of each rule', () => {
       'postgres',
       'FILESYSTEM_DENIED',
     ],
-    [
-      "DO $$ DECLARE r record; BEGIN FOR r IN EXECUTE 'SELECT 1' LOOP END LOOP; END $$",
-      'postgres',
-      'POLICY_VIOLATION',
-    ],
+    ["DO $$ DECLARE r record; BEGIN FOR r IN EXECUTE 'SELECT 1' LOOP END LOOP; END $$", 'postgres', null],
     ["SELECT * FROM OPENQUERY(remote, 'SELECT 1')", 'mssql', 'POLICY_VIOLATION'],
     ["EXEC sp_OACreate 'WScript.Shell', @o OUT", 'mssql', 'POLICY_VIOLATION'],
     ["SELECT writefile('/etc/cron.d/x', 'x')", 'sqlite', 'FILESYSTEM_DENIED'],
@@ -413,7 +458,8 @@ describe('more of each rule', () => {
     ["EXEC(CONCAT('DR', 'OP TABLE t'))", 'mssql', 'DEST_MUTATION'],
     ['EXECUTE IMMEDIATE $$ BEGIN DROP TABLE t; END; $$', 'snowflake', 'DEST_MUTATION'],
     ["EXECUTE IMMEDIATE CONCAT('DROP ', 'TABLE t')", 'bigquery', 'DEST_MUTATION'],
-    ["PREPARE s FROM CONCAT('DROP TABLE ', @t)", 'mysql', 'POLICY_VIOLATION'],
+    ["PREPARE s FROM CONCAT('DROP TABLE ', @t)", 'mysql', 'DEST_MUTATION'],
+    ["PREPARE s FROM CONCAT('SELECT * FROM ', @t)", 'mysql', 'POLICY_VIOLATION'],
     ['DROP /*!32302 TEMPORARY */ TABLE t', 'mysql', null],
   ];
   it.each(doors)('%s [%s] -> %s', (sql, dialect, want) => {

@@ -30,6 +30,11 @@ export interface SqlContext {
   /** Lower-cased names of tables created temporary earlier in the batch. */
   tempTables: Set<string>;
   /**
+   * Variables set from a query rather than a literal (`SELECT @q = STRING_AGG(N'DROP TABLE ' + …)`):
+   * the literals that query is built from, for `dynamicJudgement`.
+   */
+  fragments?: Map<string, string[]>;
+  /**
    * Judges `sql`, resolved dynamic SQL or a routine's body, as the database would run it; the
    * judgement's message starts with `prefix` (e.g. `after resolving EXEC('…')`).
    */
@@ -122,6 +127,25 @@ export function quoteForMessage(text: string, quote = "'"): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   const cut = flat.length > 80 ? `${flat.slice(0, 77)}…` : flat;
   return `${quote}${cut.replaceAll("'", "''")}'`;
+}
+
+/** A literal that dynamic SQL is built around and that, whatever is appended, destroys at scale. */
+const DESTRUCTIVE_PREFIX =
+  /^\s*(?:DROP\s+(?:TABLE|DATABASE|SCHEMA|KEYSPACE|DATASET)\b|TRUNCATE\b|DELETE\s+FROM\s*$|DELETE\s+FROM\s+\S+\s*;?\s*$)/i;
+
+/**
+ * Dynamic SQL that cannot be resolved: opaque, unless one of its literal parts begins a statement
+ * that destroys whatever name is appended (`'DROP TABLE ' + QUOTENAME(name)` over every table).
+ */
+export function dynamicJudgement(what: string, literals: readonly string[]): StatementJudgement {
+  const prefix = literals.find((text) => DESTRUCTIVE_PREFIX.test(text));
+  if (prefix !== undefined) {
+    return {
+      code: 'DEST_MUTATION',
+      message: `dynamic SQL built around ${quoteForMessage(prefix.trim())}: ${what}`,
+    };
+  }
+  return opaque(what);
 }
 
 export function opaque(what: string): StatementJudgement {

@@ -6,6 +6,7 @@ import {
   DYNAMIC_SQL_PROCEDURES,
   declareVariable,
   dropMessage,
+  dynamicJudgement,
   isSessionLocalName,
   judgeEachValue,
   NOT_CONST,
@@ -116,7 +117,11 @@ function resolveAndJudge(
     if (each !== false) return each;
   }
   const resolved = resolveTokens(expr, ctx);
-  if ('unresolved' in resolved) return opaque(`${what(tokensText(expr))} (${resolved.unresolved})`);
+  if ('unresolved' in resolved) {
+    const literals = expr.filter((t) => t.kind === 'string').map((t) => t.value);
+    for (const t of expr) if (t.kind === 'var') literals.push(...(ctx.fragments?.get(t.value) ?? []));
+    return dynamicJudgement(`${what(tokensText(expr))} (${resolved.unresolved})`, literals);
+  }
   return ctx.nested(run(resolved.text), `after resolving ${what(quoteForMessage(resolved.text))}`);
 }
 
@@ -470,12 +475,27 @@ function judgeSegment(tokens: readonly SqlToken[], ctx: SqlContext): StatementJu
   return worst(judgeLeader(lead.value, tokens, i, ctx), files);
 }
 
+/** `SELECT … INTO @v` and `SELECT @v = …`: the literals the variable's text is built from. */
+function rememberSelectedVariables(tokens: readonly SqlToken[], i: number, ctx: SqlContext): void {
+  const names: string[] = [];
+  for (let j = i + 1; j < tokens.length; j++) {
+    const t = tokens[j]!;
+    if (t.kind === 'var' && (tokens[j - 1]?.value === 'INTO' || tokens[j + 1]?.value === '='))
+      names.push(t.value);
+  }
+  if (names.length === 0) return;
+  const literals = tokens.filter((t) => t.kind === 'string').map((t) => t.value);
+  ctx.fragments ??= new Map();
+  for (const name of names) if (ctx.fragments.size < 256) ctx.fragments.set(name, literals);
+}
+
 function judgeLeader(
   word: string,
   tokens: readonly SqlToken[],
   i: number,
   ctx: SqlContext,
 ): StatementJudgement | undefined {
+  if (word === 'SELECT') rememberSelectedVariables(tokens, i, ctx);
   switch (word) {
     case 'TRUNCATE': {
       const at = tokens[i + 1]?.value === 'TABLE' ? i + 2 : i + 1;

@@ -4,6 +4,7 @@ import {
   type Const,
   compare,
   dropMessage,
+  dynamicJudgement,
   isSessionLocalName,
   NOT_CONST,
   opaque,
@@ -39,7 +40,6 @@ const POLICY_STATEMENTS = new Set([
   'ReassignOwnedStmt',
   'SecLabelStmt',
   'CreateTableAsStmt',
-  'DoStmt',
   'LoadStmt',
 ]);
 
@@ -61,6 +61,7 @@ function constValue(node: unknown): Const | typeof NOT_CONST {
     return NOT_CONST;
   }
   if ('TypeCast' in n) return constValue((n['TypeCast'] as Node)['arg']);
+  if ('FuncCall' in n) return callValue(n['FuncCall'] as Node);
   if ('A_Expr' in n) {
     const e = n['A_Expr'] as Node;
     const op = operatorName(e);
@@ -79,6 +80,59 @@ function constValue(node: unknown): Const | typeof NOT_CONST {
   return NOT_CONST;
 }
 
+/**
+ * `format('DROP SCHEMA %I CASCADE', 'billing')`, `quote_ident('t')`, `concat(…)` of literals: the
+ * text PostgreSQL computes, so dynamic SQL built with them is judged as what it runs.
+ */
+function callValue(call: Node): Const | typeof NOT_CONST {
+  const names = (call['funcname'] as Node[] | undefined) ?? [];
+  const name = String(
+    (names[names.length - 1]?.['String'] as Node | undefined)?.['sval'] ?? '',
+  ).toLowerCase();
+  const values = ((call['args'] as unknown[] | undefined) ?? []).map(constValue);
+  if (values.length === 0 || values.length > 64) return NOT_CONST;
+  const args: Const[] = [];
+  for (const v of values) {
+    if (v === NOT_CONST) return NOT_CONST;
+    args.push(v);
+  }
+  const text = (v: Const) => (v === null ? '' : String(v));
+  switch (name) {
+    case 'quote_ident':
+    case 'quote_literal':
+    case 'quote_nullable':
+    case 'lower':
+    case 'upper':
+    case 'btrim':
+    case 'trim':
+      return name === 'lower'
+        ? text(args[0]!).toLowerCase()
+        : name === 'upper'
+          ? text(args[0]!).toUpperCase()
+          : text(args[0]!);
+    case 'concat':
+      return args.map(text).join('');
+    case 'concat_ws':
+      return args.slice(1).map(text).join(text(args[0]!));
+    case 'chr':
+      return typeof args[0] === 'number' ? String.fromCodePoint(args[0]) : NOT_CONST;
+    case 'format': {
+      let next = 1;
+      const out = text(args[0]!).replace(
+        /%(?:(\d+)\$)?([sIL%])/g,
+        (_m, position: string | undefined, kind: string) => {
+          if (kind === '%') return '%';
+          const value = args[position === undefined ? next++ : Number(position)];
+          return value === undefined ? '' : text(value);
+        },
+      );
+      return out;
+    }
+    default:
+      return NOT_CONST;
+  }
+}
+
 function operatorName(expr: Node): string {
   const names = expr['name'] as Node[] | undefined;
   const last = names?.[names.length - 1] as Node | undefined;
@@ -92,6 +146,18 @@ function sameColumn(a: unknown, b: unknown): boolean {
   return JSON.stringify((left as Node)['fields']) === JSON.stringify((right as Node)['fields']);
 }
 
+/** `x IS NULL OR x IS NOT NULL`: between them, every row. */
+function complementaryNullTests(args: unknown[]): boolean {
+  const tests = args
+    .map((a) => (a as Node | undefined)?.['NullTest'] as Node | undefined)
+    .filter((t): t is Node => t !== undefined);
+  return tests.some(
+    (a) =>
+      a['nulltesttype'] === 'IS_NULL' &&
+      tests.some((b) => b['nulltesttype'] === 'IS_NOT_NULL' && sameColumn(a['arg'], b['arg'])),
+  );
+}
+
 /** True when the condition holds for every row (or every row but NULLs): it narrows nothing. */
 function isTautology(node: unknown): boolean {
   if (typeof node !== 'object' || node === null) return false;
@@ -99,7 +165,7 @@ function isTautology(node: unknown): boolean {
   if ('BoolExpr' in n) {
     const b = n['BoolExpr'] as Node;
     const args = (b['args'] as unknown[] | undefined) ?? [];
-    if (b['boolop'] === 'OR_EXPR') return args.some(isTautology);
+    if (b['boolop'] === 'OR_EXPR') return args.some(isTautology) || complementaryNullTests(args);
     if (b['boolop'] === 'AND_EXPR') return args.length > 0 && args.every(isTautology);
     if (b['boolop'] === 'NOT_EXPR') return constValue(args[0]) === false;
     return false;
@@ -107,6 +173,11 @@ function isTautology(node: unknown): boolean {
   if ('A_Expr' in n) {
     const e = n['A_Expr'] as Node;
     const op = operatorName(e);
+    // `x LIKE '%'` holds for every row but NULLs.
+    if ((e['kind'] === 'AEXPR_LIKE' || e['kind'] === 'AEXPR_ILIKE') && (op === '~~' || op === '~~*')) {
+      const pattern = constValue(e['rexpr']);
+      if (typeof pattern === 'string' && /^%+$/.test(pattern)) return true;
+    }
     if (
       e['kind'] === 'AEXPR_OP' &&
       (op === '=' || op === '>=' || op === '<=') &&
@@ -180,6 +251,7 @@ function judgeFuncCall(call: Node, ctx: SqlContext): StatementJudgement | undefi
     // dblink takes the SQL last (after an optional connection); query_to_xml first.
     const text = constValue(args[sqlArgument < 0 ? args.length - 1 : sqlArgument]);
     if (typeof text !== 'string') return opaque(`${name}() of a query that is not a literal`);
+
     return ctx.nested(text, `after resolving ${name}(${quoteForMessage(text)})`);
   }
   if (!SERVER_FILE_FUNCTIONS.has(name)) return undefined;
@@ -275,6 +347,22 @@ function resolvePlExpression(query: string, datums: Map<string, string>): string
   return undefined;
 }
 
+/** String literals of a PL/pgSQL expression (`format('TRUNCATE %I', r.name)` gives the format). */
+function plLiterals(query: string): string[] {
+  const out: string[] = [];
+  JSON.stringify(tryParse(`SELECT ${query}`) ?? [], (key, value) => {
+    if (
+      key === 'sval' &&
+      typeof value === 'object' &&
+      value !== null &&
+      typeof (value as Node)['sval'] === 'string'
+    )
+      out.push(String((value as Node)['sval']));
+    return value;
+  });
+  return out;
+}
+
 function judgeDynamic(
   query: string | undefined,
   datums: Map<string, string>,
@@ -282,7 +370,7 @@ function judgeDynamic(
 ): StatementJudgement | undefined {
   if (query === undefined) return undefined;
   const text = resolvePlExpression(query, datums);
-  if (text === undefined) return opaque(`EXECUTE ${query.trim()}`);
+  if (text === undefined) return dynamicJudgement(`EXECUTE ${query.trim()}`, plLiterals(query));
   return ctx.nested(text, `after resolving EXECUTE ${quoteForMessage(text)}`);
 }
 
@@ -379,6 +467,8 @@ function judgePlpgsql(text: string, ctx: SqlContext): StatementJudgement | undef
 function judgeBody(kind: string, language: string, body: string | undefined, text: string, ctx: SqlContext) {
   if (language === 'plpgsql') return judgePlpgsql(text, ctx);
   if (language === 'sql' && body !== undefined) return ctx.nested(body, `in the body of ${kind}`);
+  // plpython3u, plperlu, plv8…: code this analyzer cannot read, run inside the server.
+  if (kind === 'DO') return opaque(`a DO block in ${language}`);
   return undefined;
 }
 

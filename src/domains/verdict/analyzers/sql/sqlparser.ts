@@ -8,6 +8,7 @@ import {
   DYNAMIC_SQL_PROCEDURES,
   declareVariable,
   dropMessage,
+  dynamicJudgement,
   isSessionLocalName,
   judgeEachValue,
   NOT_CONST,
@@ -69,6 +70,12 @@ function value(expr: unknown): Const | typeof NOT_CONST {
     const literal = v as Node;
     if ('Number' in literal) return Number((literal['Number'] as unknown[])[0]);
     if ('Boolean' in literal) return Boolean(literal['Boolean']);
+    // MySQL's `0x2f6574…` and `X'2f65…'` are strings written in hex.
+    if (
+      typeof literal['HexStringLiteral'] === 'string' &&
+      /^(?:[0-9a-f]{2})*$/i.test(literal['HexStringLiteral'])
+    )
+      return Buffer.from(literal['HexStringLiteral'], 'hex').toString('latin1');
     for (const key of STRING_VALUES) {
       const s = literal[key];
       if (typeof s === 'string') return s;
@@ -77,6 +84,7 @@ function value(expr: unknown): Const | typeof NOT_CONST {
     }
     return NOT_CONST;
   }
+  if ('Function' in n) return functionValue(n['Function'] as Node);
   if ('UnaryOp' in n) {
     const u = n['UnaryOp'] as Node;
     const inner = value(u['expr']);
@@ -104,6 +112,43 @@ function value(expr: unknown): Const | typeof NOT_CONST {
   return NOT_CONST;
 }
 
+/** `CONCAT('/et', 'c/passwd')`, `CHAR(47, 101)`, `LOWER('…')` of literals: what the database computes. */
+function functionValue(fn: Node): Const | typeof NOT_CONST {
+  const parts = nameParts(fn['name']);
+  const name = (parts[parts.length - 1] ?? '').toLowerCase();
+  const list = fn['args'] as Node | undefined;
+  const args = ((list?.['List'] as Node | undefined)?.['args'] ?? []) as Node[];
+  if (args.length === 0 || args.length > 64) return NOT_CONST;
+  const values = args.map((a) => value((a['Unnamed'] as Node | undefined)?.['Expr']));
+  if (values.some((v) => v === NOT_CONST || v === null)) return NOT_CONST;
+  switch (name) {
+    case 'concat':
+      return values.join('');
+    case 'concat_ws':
+      return values.slice(1).join(String(values[0]));
+    case 'char':
+    case 'chr':
+    case 'nchar':
+      return values.every((v) => typeof v === 'number' && v >= 0 && v < 0x110000)
+        ? String.fromCodePoint(...(values as number[]))
+        : NOT_CONST;
+    case 'lower':
+    case 'lcase':
+      return String(values[0]).toLowerCase();
+    case 'upper':
+    case 'ucase':
+      return String(values[0]).toUpperCase();
+    case 'unhex':
+      return /^(?:[0-9a-f]{2})*$/i.test(String(values[0]))
+        ? Buffer.from(String(values[0]), 'hex').toString('latin1')
+        : NOT_CONST;
+    case 'from_base64':
+      return Buffer.from(String(values[0]), 'base64').toString('latin1');
+    default:
+      return NOT_CONST;
+  }
+}
+
 const OPERATORS: Record<string, string> = lookupTable({
   Eq: '=',
   NotEq: '<>',
@@ -129,7 +174,16 @@ function isTautology(expr: unknown): boolean {
   if ('Nested' in n) return isTautology(n['Nested']);
   if ('BinaryOp' in n) {
     const b = n['BinaryOp'] as Node;
-    if (b['op'] === 'Or') return isTautology(b['left']) || isTautology(b['right']);
+    if (b['op'] === 'Or') {
+      // `x IS NULL OR x IS NOT NULL` holds for every row.
+      const l = b['left'] as Node | undefined;
+      const r = b['right'] as Node | undefined;
+      const column = (e: Node | undefined, key: string) =>
+        e && typeof e === 'object' && key in e ? columnOf(e[key]) : undefined;
+      const a = column(l, 'IsNull') ?? column(r, 'IsNull');
+      if (a !== undefined && a === (column(l, 'IsNotNull') ?? column(r, 'IsNotNull'))) return true;
+      return isTautology(b['left']) || isTautology(b['right']);
+    }
     if (b['op'] === 'And') return isTautology(b['left']) && isTautology(b['right']);
     if (b['op'] === 'Eq' || b['op'] === 'GtEq' || b['op'] === 'LtEq') {
       const left = columnOf(b['left']);
@@ -137,6 +191,13 @@ function isTautology(expr: unknown): boolean {
     }
   }
   if ('IsNotNull' in n && value(n['IsNotNull']) !== NOT_CONST && value(n['IsNotNull']) !== null) return true;
+  // `x LIKE '%'` (every row but NULLs), `'a' LIKE 'a%'`.
+  for (const key of ['Like', 'ILike']) {
+    const like = n[key] as Node | undefined;
+    if (like === undefined || like['negated']) continue;
+    const pattern = value(like['pattern']);
+    if (typeof pattern === 'string' && /^%+$/.test(pattern)) return true;
+  }
   const v = value(n);
   if (v === NOT_CONST || v === null) return false;
   if (typeof v === 'string') return v.toLowerCase() === 'true' || v === '1';
@@ -210,8 +271,46 @@ function resolveAndJudge(
     if (each !== false) return each;
   }
   const resolved = resolve(expr, ctx);
-  if ('unresolved' in resolved) return opaque(`${what(describe(expr))} (${resolved.unresolved})`);
+  if ('unresolved' in resolved) {
+    const literals = literalsOf(expr);
+    if (single !== undefined)
+      literals.push(...(ctx.fragments?.get(String(single['value']).toLowerCase()) ?? []));
+    return dynamicJudgement(`${what(describe(expr))} (${resolved.unresolved})`, literals);
+  }
   return ctx.nested(run(resolved.text), `after resolving ${what(quoteForMessage(resolved.text))}`);
+}
+
+/**
+ * `SELECT @q = expr …` (T-SQL) and `SELECT expr … INTO @q` (MySQL) set variables from a query: the
+ * text is not known, the literals it is built from are.
+ */
+function rememberSelectedVariables(select: Node, ctx: SqlContext): void {
+  const projection = (select['projection'] as Node[] | undefined) ?? [];
+  const record = (name: string, expr: unknown) => {
+    ctx.fragments ??= new Map();
+    if (ctx.fragments.size < 256) ctx.fragments.set(name.toLowerCase(), literalsOf(expr));
+  };
+  for (const item of projection) {
+    const aliased = item['ExprWithAlias'] as Node | undefined;
+    const alias = (aliased?.['alias'] as Node | undefined)?.['value'];
+    if (typeof alias === 'string' && alias.startsWith('@')) record(alias, aliased!['expr']);
+  }
+  const into = select['into'] as Node | undefined;
+  if (into !== undefined) {
+    for (const name of nameParts(into['name'])) if (name.startsWith('@')) record(name, projection);
+  }
+}
+
+/** The string literals anywhere in an expression tree, for judging SQL built around them. */
+function literalsOf(expr: unknown, out: string[] = [], depth = 0): string[] {
+  if (depth > 64 || out.length > 64 || typeof expr !== 'object' || expr === null) return out;
+  const v = value(expr);
+  if (typeof v === 'string') {
+    out.push(v);
+    return out;
+  }
+  for (const key in expr as Node) literalsOf((expr as Node)[key], out, depth + 1);
+  return out;
 }
 
 function judgeExecute(exec: Node, ctx: SqlContext): StatementJudgement | undefined {
@@ -406,6 +505,7 @@ function walk(node: unknown, ctx: SqlContext, statement: boolean, depth = 0): St
     const v = n[key];
     if (typeof v !== 'object' || v === null) continue;
     const body = v as Node;
+    if (key === 'Select' && 'projection' in body) rememberSelectedVariables(body, ctx);
     if (statement) found = worst(found, policyFor(key, body));
     if (key === 'Drop' && 'object_type' in body) found = worst(found, judgeDrop(body, ctx));
     else if (key === 'Truncate' && 'table_names' in body) {
@@ -421,7 +521,8 @@ function walk(node: unknown, ctx: SqlContext, statement: boolean, depth = 0): St
     else if (key === 'Declare' && 'stmts' in body) judgeDeclare(body, ctx);
     else if (key === 'Set' && statement) judgeSet(body, ctx);
     else if (key === 'CreateTable' && 'columns' in body) found = worst(found, judgeTableCreation(body, ctx));
-    else if (key === 'into' && 'name' in body) {
+    else if (key === 'into' && 'name' in body && !nameParts(body['name']).every((p) => p.startsWith('@'))) {
+      // MySQL's `SELECT … INTO @var` sets a variable; any other INTO creates a table.
       const local = judgeTableCreation(body, ctx);
       if (local) found = worst(found, { code: 'POLICY_VIOLATION', message: 'SELECT INTO creates a table' });
     } else if (key === 'Copy' && 'target' in body) found = worst(found, judgeCopy(body));
