@@ -18,7 +18,7 @@ import {
   type ShellExecPayload,
   schemaFindings,
 } from './catalog.ts';
-import { type CatalogueContext, DEFAULT_CATALOGUE_CONTEXT } from './catalogue/index.ts';
+import { type CatalogueContext, DEFAULT_CATALOGUE_CONTEXT, judgeArgv } from './catalogue/index.ts';
 import { type Finding, topFinding, type VerdictCode } from './codes.ts';
 import { DEFAULT_EXECUTION_SETTINGS, type ExecutionSettings } from './execution.ts';
 
@@ -72,8 +72,14 @@ function analyzeBuiltIn(action: string, payload: unknown, ctx: EvaluateContext):
       const p = payload as FsDeletePayload;
       return analyzeFsPath('delete', p.path, p.recursive === true, paths);
     }
-    case 'http.request':
-      return analyzeHttpRequest(payload as HttpRequestPayload, egress);
+    case 'http.request': {
+      // A request is the call `curl -X METHOD URL` makes: the catalogue's rules for forge and
+      // cloud REST APIs (DELETE of a repository, of a protected branch) judge both the same.
+      const p = payload as HttpRequestPayload;
+      const findings = analyzeHttpRequest(p, egress);
+      findings.push(...judgeArgv(['curl', '-X', (p.method ?? 'GET').toUpperCase(), p.url], catalogue));
+      return findings;
+    }
     case 'email.send': {
       const p = payload as EmailSendPayload;
       const findings = analyzeEmail(p.to, p.subject, p.body, egress);

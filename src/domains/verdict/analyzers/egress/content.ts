@@ -59,7 +59,10 @@ const USERINFO = /[^\s:/@"'<>\\]{1,64}:[^\s@/"'<>\\]{1,128}@[A-Za-z0-9.-]{1,253}
  * reference (`$VAR`, `${…}`, `<…>`); `token_type`, `max_tokens` and the like are not secrets.
  */
 const SECRET_KEYWORD =
-  /secret|passw(?:or)?d|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|(?:account|shared[_-]?access|signing|encryption|master|client)[_-]?key|credential|token|auth/gi;
+  /secret|passw(?:or)?d|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|(?:account|shared[_-]?access|signing|encryption|master|client)[_-]?key|[a-z0-9][_-]key\b|credential|token|auth/gi;
+/** `openai_key`, `stripe-key`: a name ending in key counts when its value looks issued (random). */
+const KEY_SUFFIX_NAME = /[a-z0-9][_-]key$/i;
+const RANDOM_VALUE = /^(?=(?:.*\d){2})(?=(?:.*[A-Za-z]){4})[A-Za-z0-9_+/=.-]{20,}$/;
 const ASSIGNED_VALUE = /["']?[ \t]{0,3}[:=][ \t]{0,3}["']?([^\s"',;&<>$\\]{8,256})/y;
 const SECRET_KEY_NAME =
   /(?:secret|passw(?:or)?d|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|(?:account|shared[_-]?access|signing|encryption|master|client)[_-]?key|credentials?|(?:^|[_.-])token|auth[_-]?token)$|^(?:secret|password|passwd|pwd|token|auth)[_.-]?/i;
@@ -179,6 +182,27 @@ function issuedSecrets(text: string, runs: readonly Run[], out: SensitiveFinding
   }
 }
 
+/**
+ * Issued API keys whose exact lengths vary between key generations: OpenAI (`sk-…T3BlbkFJ…`,
+ * `sk-proj-…`), Anthropic (`sk-ant-api03-…`). gitleaks pins lengths; these only pin the shape.
+ */
+const ISSUED_KEY_SHAPES: readonly [RegExp, string][] = [
+  [/\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}T3BlbkFJ[A-Za-z0-9_-]{16,}/, 'OpenAI key'],
+  [/\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}/, 'OpenAI key'],
+  [/\bsk-ant-(?:api|admin|oat)\d{2}-[A-Za-z0-9_-]{32,}/, 'Anthropic key'],
+];
+
+/** Checked on token runs that start with `sk-`, each cut at 512 characters: linear in the text. */
+function issuedKeyShapes(text: string, runs: readonly Run[], out: SensitiveFinding[]): void {
+  for (const run of runs) {
+    if (text.charCodeAt(run.start) !== 115 || !text.startsWith('sk-', run.start)) continue;
+    const token = text.slice(run.start, Math.min(run.end, run.start + 512));
+    for (const [pattern, kind] of ISSUED_KEY_SHAPES) {
+      if (!out.some((f) => f.kind === kind) && pattern.test(token)) out.push({ kind });
+    }
+  }
+}
+
 function isIdentifierChar(c: number): boolean {
   return (
     (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45 || c === 46
@@ -202,7 +226,9 @@ function credentialAssignment(text: string): boolean {
     ASSIGNED_VALUE.lastIndex = end;
     const value = ASSIGNED_VALUE.exec(text);
     if (value === null) continue;
-    if (SECRET_KEY_NAME.test(text.slice(start, end)) && !NOT_A_SECRET_VALUE.test(value[1]!)) return true;
+    const name = text.slice(start, end);
+    if (SECRET_KEY_NAME.test(name) && !NOT_A_SECRET_VALUE.test(value[1]!)) return true;
+    if (KEY_SUFFIX_NAME.test(name) && RANDOM_VALUE.test(value[1]!)) return true;
   }
   return false;
 }
@@ -293,6 +319,7 @@ function plainFindings(text: string, runs: readonly Run[], out: SensitiveFinding
   if (!out.some((f) => f.kind === 'credential') && credentialAssignment(text))
     out.push({ kind: 'credential' });
   issuedSecrets(text, runs, out);
+  issuedKeyShapes(text, runs, out);
   if (countEmails(text, MIN_BULK_RECORDS) >= MIN_BULK_RECORDS) {
     out.push({ kind: 'bulk personal records (e-mail addresses)' });
   }
