@@ -62,7 +62,8 @@ const SECRET_KEYWORD =
   /secret|passw(?:or)?d|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|(?:account|shared[_-]?access|signing|encryption|master|client)[_-]?key|[a-z0-9][_-]key\b|credential|token|auth/gi;
 /** `openai_key`, `stripe-key`: a name ending in key counts when its value looks issued (random). */
 const KEY_SUFFIX_NAME = /[a-z0-9][_-]key$/i;
-const RANDOM_VALUE = /^(?=(?:.*\d){2})(?=(?:.*[A-Za-z]){4})[A-Za-z0-9_+/=.-]{20,}$/;
+const RANDOM_VALUE =
+  /^(?:(?=(?:.*\d){2})(?=.*[a-z])(?=.*[A-Z])[A-Za-z0-9_+/=.-]{20,}|(?=.*\d)(?=.*[a-f])[0-9a-f]{32,})$/;
 const ASSIGNED_VALUE = /["']?[ \t]{0,3}[:=][ \t]{0,3}["']?([^\s"',;&<>$\\]{8,256})/y;
 const SECRET_KEY_NAME =
   /(?:secret|passw(?:or)?d|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|(?:account|shared[_-]?access|signing|encryption|master|client)[_-]?key|credentials?|(?:^|[_.-])token|auth[_-]?token)$|^(?:secret|password|passwd|pwd|token|auth)[_.-]?/i;
