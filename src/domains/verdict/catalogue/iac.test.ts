@@ -3,7 +3,7 @@ import { type Case, familyTable } from './family-table.test-support.ts';
 
 const D = 'DEST_MUTATION';
 
-describe('infrastructure as code: terraform, tofu, terragrunt, pulumi, cdk, cdktf, serverless, sam', () => {
+describe('infrastructure as code: terraform, tofu, terragrunt, pulumi, cdk, cdktf, serverless, sam, sst', () => {
   familyTable([
     ['terraform destroy', D],
     ['terraform destroy -auto-approve', D],
@@ -38,6 +38,17 @@ describe('infrastructure as code: terraform, tofu, terragrunt, pulumi, cdk, cdkt
     ['npx serverless remove', D],
     ['sam delete --stack-name prod-api --no-prompts', D],
     ['copilot app delete --name shop --yes', D],
+    ['sst remove', D],
+    ['sst remove --stage production', D],
+    ['npx sst remove --stage production', D],
+    ['npx sst@latest remove --stage prod', D],
+    ['pnpm sst remove --stage staging', D],
+    ['bunx sst remove', D],
+    ['yarn sst remove --stage production', D],
+    ['npm exec sst -- remove --stage production', D],
+    ['sst remove --target Database --stage production', D],
+    ['sst --stage production remove', D],
+    ['./node_modules/.bin/sst remove --stage production', D],
     // Look-alikes: plans, previews, reads, targeted applies.
     ['terraform plan -destroy', null],
     ['terraform plan -destroy -out=destroy.tfplan', null],
@@ -59,6 +70,14 @@ describe('infrastructure as code: terraform, tofu, terragrunt, pulumi, cdk, cdkt
     ['serverless deploy --stage dev', null],
     ['serverless info --stage prod', null],
     ['sam validate', null],
+    ['sst deploy --stage production', null],
+    ['npx sst deploy --stage production', null],
+    ['sst dev', null],
+    ['sst diff --stage production', null],
+    ['sst secret remove STRIPE_KEY --stage production', null],
+    ['sst state remove MyBucket', null],
+    ['sst remove --help', null],
+    ['npx sst deploy --stage remove', null],
     ['grep -rn "destroy" infra/', null],
   ] satisfies Case[]);
 });

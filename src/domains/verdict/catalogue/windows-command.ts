@@ -283,11 +283,15 @@ function isCmdCommand(program: string, args: readonly string[]): boolean {
   );
 }
 
-/** Joins a word back into a command line: quoted when it holds a space that was not escaped. */
+/**
+ * Joins a word back into a command line: quoted when it holds a space that was not escaped. A POSIX
+ * reading glues `C:\ -Force` or `C:\Users\ -Recurse` into one word (the backslash escapes the
+ * space); for cmd and PowerShell the backslash is a path separator, so those are two words again. A
+ * word with a space before its first escaped one was quoted (`"-c Remove-Item C:\ -Recurse"`).
+ */
 function requote(quote: string): (word: string) => string {
   return (word) => {
-    // `C:\ -Recurse` restored from an escaped space is two words again; other spaces were quoted.
-    if (!/\s/.test(word) || /^[A-Za-z]:\\\s/.test(word) || word.includes(quote)) return word;
+    if (!/\s/.test(word) || /^\S*\\\s/.test(word) || word.includes(quote)) return word;
     return `${quote}${word}${quote}`;
   };
 }
@@ -431,11 +435,7 @@ function readPowerShellScript(script: string, state: State): void {
   const { statements, truncated } = readPowerShell(script);
   if (truncated) overBudget(state, 'a PowerShell script longer or deeper than the reader reads');
   for (const statement of statements) judgeStatement(statement, state);
-  // `Get-WmiObject Win32_ShadowCopy | % { $_.Delete() }`, `Get-CimInstance Win32_ShadowCopy | Remove-CimInstance`.
-  if (
-    /win32_shadowcopy/i.test(script) &&
-    /\.Delete\s*\(|Remove-(?:Cim|Wmi)(?:Instance|Object)|\b(?:rcim|rwmi)\b/i.test(script)
-  ) {
+  if (deletesShadowCopies(script)) {
     destructive(
       state,
       "deletes the volume shadow copies, the machine's restore points",
@@ -447,6 +447,21 @@ function readPowerShellScript(script: string, state: State): void {
   )) {
     judgeDeleteTarget(match[2]!, state, '[IO.Directory]::Delete');
   }
+}
+
+/**
+ * The PowerShell forms of `vssadmin delete shadows`: instances of Win32_ShadowCopy, however they
+ * are fetched (`Get-WmiObject`, `gwmi`, `Get-CimInstance`, `gcim`, `-Query "SELECT * FROM …"`,
+ * `[wmiclass]`), deleted by `.Delete()`, `Remove-CimInstance`/`rcim` or `Remove-WmiObject`/`rwmi`.
+ * Read through backtick escapes and literals joined with `+` (`'Win32_Shadow'+'Copy'`). A listing
+ * (`Get-CimInstance Win32_ShadowCopy | Select-Object ID`) passes.
+ */
+function deletesShadowCopies(script: string): boolean {
+  const text = script.replace(/`/g, '');
+  return (
+    /win32_shadowcopy/i.test(text.replace(/['"+\s\\]/g, '')) &&
+    /\.Delete\s*\(|Remove-(?:Cim|Wmi)(?:Instance|Object)|\b(?:rcim|rwmi)\b/i.test(text)
+  );
 }
 
 function judgeStatement(statement: PsStatement, state: State): void {
@@ -491,6 +506,16 @@ function judgeStatement(statement: PsStatement, state: State): void {
     return;
   }
   const bound = bindCmdlet(cmdlet, rest);
+  // PowerShell 7 has no `curl` or `wget` alias: with the native tool's own options (`curl -X DELETE`),
+  // which Invoke-WebRequest cannot bind, the native program runs.
+  if (
+    cmdlet === 'Invoke-WebRequest' &&
+    /^(?:curl|wget)$/i.test(name) &&
+    bound.rest.some((word) => word.startsWith('-'))
+  ) {
+    judgeNative([name, ...rest.map((word) => word.text)], state);
+    return;
+  }
   state.commands.push(bound.argv);
   switch (cmdlet) {
     case 'Invoke-Expression':
@@ -626,30 +651,77 @@ function printedLiteral(statement: PsStatement): string | undefined {
   return undefined;
 }
 
-/** The root a `Get-ChildItem` statement lists in full (no filter), if it does. */
-function listedRoot(source: PsStatement | undefined): { root: string; recurse: boolean } | undefined {
-  const [first, ...rest] = source?.words ?? [];
-  if (first === undefined || !first.bare || cmdletName(first.text) !== 'Get-ChildItem') return undefined;
-  const listing = bindCmdlet('Get-ChildItem', rest).named;
-  if (listing.has('Filter') || listing.has('Include') || listing.has('Exclude')) return undefined;
-  const root = listing.get('Path')?.[0] ?? listing.get('LiteralPath')?.[0] ?? '.';
-  return { root, recurse: listing.has('Recurse') };
+/**
+ * A `-Filter` or `-Include` narrows a listing unless it is made only of wildcards (`*`, `*.*`):
+ * `-Filter *.tmp` narrows, `-Include *` does not. `-Exclude` never narrows: everything but the
+ * excluded names still goes (`Get-ChildItem C:\ -Exclude Windows`).
+ */
+function narrows(named: ReadonlyMap<string, string[]>): boolean {
+  const everything = (pattern: string) => pattern.includes('*') && /^[*?.]+$/.test(pattern.trim());
+  const filters = [...(named.get('Filter') ?? []), ...(named.get('Include') ?? [])];
+  return filters.length > 0 && !filters.some(everything);
 }
 
-/** `Get-ChildItem C:\Users | ForEach-Object { Remove-Item $_.FullName -Recurse }`: every child of a root. */
+/** Pipeline stages that pass every item on, reordered or reshaped: `Sort-Object`, `Select-Object FullName`. */
+function passesEverything(statement: PsStatement): boolean {
+  const [first, ...rest] = statement.words;
+  if (first === undefined || !first.bare) return false;
+  const cmdlet = cmdletName(first.text);
+  if (cmdlet === 'Sort-Object') return !rest.some((w) => w.bare && /^-(?:top|bottom|u)/i.test(w.text));
+  if (cmdlet === 'Select-Object') {
+    return !rest.some((w) => w.bare && /^-(?:f|l|sk|ind|u)/i.test(w.text));
+  }
+  return false;
+}
+
+/**
+ * What a `Get-ChildItem` (`gci`, `ls`, `dir`) or `Get-Item` (`gi`) earlier in the pipeline writes
+ * to it in full: every child of a root, or the root itself. The producer's parameters are bound as
+ * PowerShell binds them, so switches and common parameters in any order and spelling
+ * (`-Force`, `-fo`, `-ErrorAction SilentlyContinue`, `-ea 0`, `-Hidden`, `-Directory`, `-Depth 1`)
+ * leave the listing whole; only a filter that narrows it does not. Stages that pass every item on
+ * (`Sort-Object`, `Select-Object FullName`) are looked through.
+ */
+function listedRoot(
+  source: PsStatement | undefined,
+): { root: string; recurse: boolean; producer: string } | undefined {
+  let producer = source;
+  for (let hops = 0; producer !== undefined && hops < 8 && passesEverything(producer); hops++) {
+    producer = producer.pipedFrom;
+  }
+  const [first, ...rest] = producer?.words ?? [];
+  if (first === undefined || !first.bare) return undefined;
+  const cmdlet = cmdletName(first.text);
+  if (cmdlet !== 'Get-ChildItem' && cmdlet !== 'Get-Item') return undefined;
+  const listing = bindCmdlet(cmdlet, rest).named;
+  if (narrows(listing)) return undefined;
+  const root = listing.get('Path')?.[0] ?? listing.get('LiteralPath')?.[0] ?? '.';
+  return { root, recurse: listing.has('Recurse'), producer: cmdlet };
+}
+
+/**
+ * `Get-ChildItem C:\Users | ForEach-Object { Remove-Item $_.FullName -Recurse }`, `{ $_.Delete($true) }`:
+ * every child of a root. `.Delete()` without `$true` removes files and empty folders, so it wipes
+ * the tree only over a recursive listing.
+ */
 function judgeForEachRemove(words: readonly PsWord[], statement: PsStatement, state: State): void {
   const listed = listedRoot(statement.pipedFrom);
   if (listed === undefined) return;
   for (const block of words) {
     for (const inner of block.inner ?? []) {
       const [first, ...rest] = inner.words;
+      const call = first && /^\$(?:_|PSItem)\.Delete\(\s*(\$true|1)?\s*\)/i.exec(first.raw);
+      if (call && (call[1] !== undefined || listed.recurse)) {
+        judgeDeleteTarget(listed.root, state, `${listed.producer} | ForEach-Object { $_.Delete() }`);
+        continue;
+      }
       if (first === undefined || cmdletName(first.text) !== 'Remove-Item') continue;
       const named = bindCmdlet('Remove-Item', rest).named;
       const targets = [...(named.get('Path') ?? []), ...(named.get('LiteralPath') ?? [])];
       // No target at all: a POSIX reading may have expanded `$_` away.
       const eachItem = targets.length === 0 || targets.some((target) => /^\$(?:_|PSItem)\b/i.test(target));
       if (eachItem && !named.has('WhatIf') && (named.has('Recurse') || listed.recurse)) {
-        judgeDeleteTarget(listed.root, state, 'Get-ChildItem | ForEach-Object { Remove-Item }');
+        judgeDeleteTarget(listed.root, state, `${listed.producer} | ForEach-Object { Remove-Item }`);
       }
     }
   }
@@ -659,14 +731,14 @@ function judgeRemoveItem(named: Map<string, string[]>, statement: PsStatement, s
   if (named.has('WhatIf')) return;
   const recurse = named.has('Recurse');
   const targets = [...(named.get('Path') ?? []), ...(named.get('LiteralPath') ?? [])];
-  const narrowed = named.has('Filter') || named.has('Include');
+  const narrowed = narrows(named);
   if (recurse && !narrowed)
     for (const target of targets) judgeDeleteTarget(target, state, 'Remove-Item -Recurse');
   // `Get-ChildItem C:\ | Remove-Item -Recurse`: every child of the root.
   if (targets.length > 0) return;
   const listed = listedRoot(statement.pipedFrom);
   if (listed === undefined || (!recurse && !listed.recurse)) return;
-  judgeDeleteTarget(listed.root, state, 'Get-ChildItem | Remove-Item');
+  judgeDeleteTarget(listed.root, state, `${listed.producer} | Remove-Item`);
 }
 
 // ------------------------------------------------------------------------------- cmd

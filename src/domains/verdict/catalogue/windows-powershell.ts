@@ -529,6 +529,10 @@ const CMDLETS: Record<string, CmdletSpec> = lookupTable<CmdletSpec>({
     },
     positional: ['Path', 'Filter'],
   },
+  'Get-Item': {
+    parameters: { ...PROVIDER_PATH, Stream: {} },
+    positional: ['Path'],
+  },
   'Get-Content': {
     parameters: {
       ...PROVIDER_PATH,
@@ -702,7 +706,6 @@ const OTHER_CMDLETS = [
   'New-Item',
   'Rename-Item',
   'Set-Item',
-  'Get-Item',
   'Out-File',
   'Set-ItemProperty',
   'Remove-ItemProperty',
@@ -726,6 +729,7 @@ const OTHER_CMDLETS = [
   'Get-Location',
   'Write-Host',
   'Select-Object',
+  'Sort-Object',
   'Select-String',
   'Test-Path',
   'Get-Process',
@@ -797,6 +801,7 @@ const ALIASES: Record<string, string> = lookupTable({
   gsv: 'Get-Service',
   spsv: 'Stop-Service',
   select: 'Select-Object',
+  sort: 'Sort-Object',
   sls: 'Select-String',
 });
 

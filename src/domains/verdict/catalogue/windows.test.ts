@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { VerdictCode } from '../codes.ts';
+import { type Finding, topFinding, type VerdictCode } from '../codes.ts';
 import { evaluateAction } from '../engine.ts';
+import { words } from './family-table.test-support.ts';
+import { judgeArgv, judgeWindowsCommandLine } from './index.ts';
 
 function verdictOf(command: string): VerdictCode | null {
   return evaluateAction({ action: 'shell.exec', payload: { command } }).finding?.code ?? null;
@@ -135,5 +137,64 @@ describe('Windows: wipes of a drive, the system or the ways back', () => {
     [`powershell -EncodedCommand ${encoded('Get-ChildItem C:\\')}`, null],
   ])('%s ⇒ %s', (command, code) => {
     expect(verdictOf(command)).toBe(code);
+  });
+});
+
+/**
+ * The blind red team's PowerShell pipelines, with any parameters on the producer. Typed bare to
+ * shell.exec, a POSIX shell splits them at `|`, so the catalogue sees each stage alone; they are
+ * judged here as the catalogue reads them whole: the raw line (`judgeWindowsCommandLine`, which the
+ * shell hands a Windows pipeline to), the words with the pipe kept (`judgeArgv`), and wrapped in
+ * `powershell -c` end to end.
+ */
+describe('Windows: pipelines that delete what a listing produced', () => {
+  const pipelines: [string, VerdictCode | null][] = [
+    // every child of a root, whatever switches the listing carries
+    ['Get-ChildItem C:\\ -Force | Remove-Item -Recurse -Force', 'DEST_MUTATION'],
+    ['gci C:\\ -Force -ErrorAction SilentlyContinue | ri -r -fo', 'DEST_MUTATION'],
+    ['Get-ChildItem -Path C:\\ -Force -Hidden -ea 0 | Remove-Item -Recurse -Force', 'DEST_MUTATION'],
+    ['Get-ChildItem -Force -Directory -Depth 0 C:\\Users | Remove-Item -Recurse', 'DEST_MUTATION'],
+    ['Get-ChildItem -fo -ErrorAction:SilentlyContinue -OutVariable found C:\\ | rm -r -fo', 'DEST_MUTATION'],
+    ['Get-ChildItem C:\\ -Force -Exclude Windows | Remove-Item -Recurse -Force', 'DEST_MUTATION'],
+    ['Get-ChildItem C:\\ -Force -Filter * | Remove-Item -Recurse -Force', 'DEST_MUTATION'],
+    ['Get-ChildItem C:\\ -Include *.* -Force | Remove-Item -Recurse -Force', 'DEST_MUTATION'],
+    ['gci C:\\ -Force | Sort-Object FullName -Descending | ri -r -fo', 'DEST_MUTATION'],
+    ['Get-Item C:\\* -Force | Remove-Item -Recurse -Force', 'DEST_MUTATION'],
+    ['gci C:\\Users -Force | % { $_.Delete($true) }', 'DEST_MUTATION'],
+    ['gci C:\\ -Recurse -Force | % { $_.Delete() }', 'DEST_MUTATION'],
+    // shadow copies through WMI and CIM: `vssadmin delete shadows` in PowerShell
+    ['Get-WmiObject Win32_ShadowCopy | ForEach-Object { $_.Delete() }', 'DEST_MUTATION'],
+    ['Get-CimInstance Win32_ShadowCopy | Remove-CimInstance', 'DEST_MUTATION'],
+    ['gwmi win32_shadowcopy | % {$_.Delete()}', 'DEST_MUTATION'],
+    [
+      'Get-CimInstance -ClassName Win32_ShadowCopy -ErrorAction Stop | Remove-CimInstance -Confirm:$false',
+      'DEST_MUTATION',
+    ],
+    ['gcim -Query "SELECT * FROM Win32_ShadowCopy" | rcim', 'DEST_MUTATION'],
+    ['Get-WmiObject Win32_ShadowCopy | Remove-WmiObject', 'DEST_MUTATION'],
+    ["gwmi ('Win32_Shadow'+'Copy') | % { $_.Delete() }", 'DEST_MUTATION'],
+    ['Get-CimInstance Win32_Shadow`Copy | Remove-CimInstance', 'DEST_MUTATION'],
+    // look-alikes: narrowed listings, the project's own folders, listings alone
+    ['Get-ChildItem C:\\ -Force', null],
+    ['Get-ChildItem C:\\ -Force -Filter *.tmp | Remove-Item -Force', null],
+    ['Get-ChildItem .\\dist -Force -ErrorAction SilentlyContinue | Remove-Item -Recurse -Force', null],
+    ['gci C:\\ -Force | Select-Object -First 3 | ri -r -fo', null],
+    ['gci .\\logs | % { $_.Delete() }', null],
+    ['gci C:\\ -Force | Remove-Item -Recurse -WhatIf', null],
+    ['Get-CimInstance Win32_ShadowCopy', null],
+    ['Get-WmiObject Win32_ShadowCopy | Select-Object ID', null],
+    ['Get-CimInstance Win32_ShadowCopy | Select-Object ID, InstallDate | Format-Table', null],
+    ['gwmi win32_shadowcopy | Measure-Object', null],
+  ];
+  const top = (findings: readonly Finding[]) => topFinding(findings)?.code ?? null;
+
+  it.each(pipelines)('raw line: %s ⇒ %s', (line, code) => {
+    expect(top(judgeWindowsCommandLine(line) ?? [])).toBe(code);
+  });
+  it.each(pipelines)('judgeArgv, pipe kept: %s ⇒ %s', (line, code) => {
+    expect(top(judgeArgv(words(line)))).toBe(code);
+  });
+  it.each(pipelines)('shell.exec, powershell -c: %s ⇒ %s', (line, code) => {
+    expect(verdictOf(`powershell -NoProfile -Command '${line.replace(/'/g, "'\\''")}'`)).toBe(code);
   });
 });
