@@ -5,7 +5,9 @@ import {
   type CatalogueContext,
   DEFAULT_CATALOGUE_CONTEXT,
   judgeArgv as judgeCatalogue,
+  judgeWindowsCommandLine,
 } from '../catalogue/index.ts';
+import { windowsGrammar } from '../catalogue/windows-command.ts';
 import type { Finding } from '../codes.ts';
 import { DEFAULT_EXECUTION_SETTINGS, type ExecutionSettings } from '../execution.ts';
 import {
@@ -2654,5 +2656,20 @@ function analyzeOnce(command: string, options: ShellOptions): Finding[] {
   for (const value of Object.values(options.env ?? {}))
     if (typeof value === 'string') judgePathsInText(value, walk);
   parseAndWalk(command, walk, options.fastPaths ?? true);
+  judgePowerShellLine(command, walk);
   return walk.findings;
+}
+
+/**
+ * A PowerShell line is read whole by the catalogue's PowerShell reader too: the POSIX reading
+ * splits `Get-ChildItem C:\ | Remove-Item -Recurse` into stages that are harmless alone, and
+ * drops the parentheses of `{ $_.Delete() }`.
+ */
+function judgePowerShellLine(command: string, walk: Walk): void {
+  if (command.length > PARSE_LIMIT || windowsGrammar(command) !== 'powershell') return;
+  for (const finding of judgeWindowsCommandLine(command, walk.ctx.catalogue) ?? []) {
+    if (finding.location === 'opaque code' && walk.ctx.execution.allow_opaque) continue;
+    if (walk.findings.some((f) => f.code === finding.code && f.message === finding.message)) continue;
+    walk.findings.push(finding);
+  }
 }
