@@ -8,6 +8,8 @@ import { analyzeEmail } from './sensitive-text.ts';
 const GITHUB_TOKEN = `ghp_${'2RNIdzLDFyG1o6qo48fuknXTitbXPgWdiyRn'}`;
 const STRIPE_KEY = `sk_live_${'51H8xQ2eZvKYlo2C9tX4bWq7Rk3mNpL0aDfGhJ'}`;
 const AWS_KEY = `AKIA${'Z7Q4XWJ2M5N8P3R6'}`;
+const OPENAI_KEY = `sk-proj-${'A3PDsS6PNQQfu1f-C33AWsLJrbltdsbftfAjx7BkExDCs92lT3BlbkFJ7K6jLtV0iQzWm4R2pX9'}`;
+const ANTHROPIC_KEY = `sk-ant-api03-${'x9Qm2LwR7tYv4NbE8cJk1HsD5fGp3AzU6oWi0MeKlXn'}`;
 const PRIVATE_KEY = `-----BEGIN ${'OPENSSH'} PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----`;
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
 const hex = (s: string): string => Buffer.from(s).toString('hex');
@@ -205,6 +207,18 @@ describe('content-aware http.request', () => {
     [{ url: 'https://api.example.com/v1/x', headers: { Authorization: `token ${GITHUB_TOKEN}` } }, true],
     [{ url: 'https://api.example.com/v1/x', method: 'POST', body: { key: STRIPE_KEY } }, true],
     [{ url: 'https://api.example.com/v1/x', method: 'POST', body: PRIVATE_KEY }, true],
+    // issued key shapes whose lengths vary between generations, and *_key names
+    [{ url: 'https://api.example.com/v1/x', method: 'POST', body: { openai_key: OPENAI_KEY } }, true],
+    [{ url: 'https://api.example.com/v1/x', method: 'POST', body: { note: `use ${ANTHROPIC_KEY}` } }, true],
+    [
+      { url: 'https://api.example.com/v1/x', method: 'POST', body: { vendor_key: 'Zq81xLp0Rt6uYw2eNa4cVb' } },
+      true,
+    ],
+    [
+      { url: 'https://api.example.com/v1/x', method: 'POST', body: { sort_key: 'created_at_desc_2024' } },
+      false,
+    ],
+    [{ url: 'https://api.example.com/v1/x', method: 'POST', body: { primary_key: 'id' } }, false],
     [
       {
         url: 'https://api.example.com/v1/x',
