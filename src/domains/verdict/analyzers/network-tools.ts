@@ -323,8 +323,9 @@ function planHttpie(args: readonly ToolWord[]): Plan {
       continue;
     }
     if (!urlSeen) {
-      if (/^(?:GET|HEAD|OPTIONS|DELETE)$/.test(text)) continue;
-      if (/^(?:POST|PUT|PATCH)$/.test(text)) {
+      // Both tools take the method in any case (`xh delete …`).
+      if (/^(?:GET|HEAD|OPTIONS|DELETE)$/i.test(text)) continue;
+      if (/^(?:POST|PUT|PATCH)$/i.test(text)) {
         plan.sendsData = true;
         continue;
       }
