@@ -175,7 +175,7 @@ describe('property: the same input gives the same code and hash, across restarts
       expect(first!.seen[i]!.code, JSON.stringify(body)).toBe(code);
       expect(first!.seen[i]!.hash).toBe(verdictHash(body.action, body.payload, code, DEFAULT_POLICY_VERSION));
     }
-  });
+  }, 120_000);
 });
 
 describe('property: random requests to /v1/evaluate over every built-in action', () => {
