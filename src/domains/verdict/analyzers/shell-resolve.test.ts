@@ -251,6 +251,9 @@ const cases: [string, string | null][] = [
   ],
   ['ctr run --rm docker.io/library/alpine:latest t1 echo hi', null],
   ['docker run --rm --privileged=false alpine echo ok', null],
+  ['docker compose run --rm -v /etc:/host-etc tools ls /host-etc', 'FILESYSTEM_DENIED'],
+  ['docker-compose run --rm -v /:/host tools sh', 'FILESYSTEM_DENIED'],
+  ['docker compose -f ci.yml run --rm -v ./src:/src tools npm test', null],
 ];
 
 describe('shell: what would run is judged, not the text', () => {
@@ -277,6 +280,13 @@ describe('shell: what would run is judged, not the text', () => {
   it('runs a script from a host the account trusts', () => {
     const egress = { mode: 'denylist' as const, trusted_domains: ['example.com'], blocked_domains: [] };
     expect(codeOf('curl -s https://get.example.com/i.sh | sh', { egress })).toBeNull();
+  });
+
+  it("keeps the account's workspace a wipe target when the payload runs elsewhere", () => {
+    expect(codeOf('rm -rf /home/agent/workspace/app', { cwd: '/home/agent' })).toBe('DEST_MUTATION');
+    expect(codeOf('echo /home/agent/workspace/app | xargs rm -rf', { cwd: '/tmp' })).toBe('DEST_MUTATION');
+    expect(codeOf('rm -rf build', { cwd: '/home/agent' })).toBe(null);
+    expect(codeOf('rm -rf .', { cwd: '/tmp/build' })).toBe('DEST_MUTATION');
   });
 
   it('knows the values shell.exec passes in env', () => {

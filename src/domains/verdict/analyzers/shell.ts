@@ -60,6 +60,8 @@ export interface ShellContext {
   paths: PathContext;
   /** Where relative paths resolve now: the workspace, until a `cd`. */
   cwd: PathContext;
+  /** The account's home and workspace, when the payload's `cwd` moved the working tree elsewhere. */
+  configured: PathContext;
   catalogue: CatalogueContext;
   execution: ExecutionSettings;
   /**
@@ -1415,6 +1417,8 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
   if (name === 'ssh') judgeSshCommand(args, walk);
   if ((name === 'docker' || name === 'podman' || name === 'nerdctl' || name === 'ctr') && args.length > 0)
     return judgeContainerTool(name, args, walk);
+  if ((name === 'docker-compose' || name === 'podman-compose') && args.length > 0)
+    return judgeContainerTool(name, [{ text: 'compose', dynamic: false }, ...args], walk);
   if ((name === 'kubectl' || name === 'oc') && args.some((a) => a.text === 'exec')) {
     const dash = args.findIndex((a) => a.text === '--');
     if (dash >= 0) {
@@ -2092,7 +2096,10 @@ function wipeTarget(word: Field, ctx: ShellContext): boolean {
   const glob = parts.findIndex((part) => /[*?[]/.test(part));
   const removed = glob < 0 ? normalized : parts.slice(0, glob).join('/') || '/';
   // A relative path lands in the working directory, which is itself a wipe target, as is every parent.
-  return isCatastrophicDeleteTarget(removed, ctx.paths);
+  return (
+    isCatastrophicDeleteTarget(removed, ctx.paths) ||
+    (ctx.configured !== ctx.paths && isCatastrophicDeleteTarget(removed, ctx.configured))
+  );
 }
 
 function judgeRm(name: string, args: Field[], walk: Walk): void {
@@ -2643,6 +2650,7 @@ function analyzeOnce(command: string, options: ShellOptions): Finding[] {
       egress: options.egress ?? DEFAULT_EGRESS_SETTINGS,
       paths,
       cwd: paths,
+      configured: base,
       catalogue: options.catalogue ?? DEFAULT_CATALOGUE_CONTEXT,
       execution: options.execution ?? DEFAULT_EXECUTION_SETTINGS,
       written: new Map(),

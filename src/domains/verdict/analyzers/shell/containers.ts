@@ -213,6 +213,15 @@ export function judgeContainerRun(args: readonly string[], paths: PathContext): 
     i += /^(?:-H|--host|--context|-c|--config|--log-level|--url|--connection)$/.test(args[i]!) ? 2 : 1;
   let sub = args[i];
   if (sub === 'container') sub = args[++i];
+  // `docker compose run -v /:/host svc …` mounts like `docker run` (the service stands for the image).
+  if (sub === 'compose') {
+    i++;
+    while (i < args.length && args[i]!.startsWith('-'))
+      i += /^(?:-f|--file|-p|--project-name|--profile|--env-file|--project-directory)$/.test(args[i]!)
+        ? 2
+        : 1;
+    sub = args[i];
+  }
   if (sub === 'exec') {
     let k = i + 1;
     while (k < args.length && args[k]!.startsWith('-')) k += EXEC_VALUED.has(args[k]!) ? 2 : 1;
