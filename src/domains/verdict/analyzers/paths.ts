@@ -280,6 +280,8 @@ export function isCatastrophicDeleteTarget(
   ctx: PathContext = DEFAULT_PATH_CONTEXT,
 ): boolean {
   if (normalized === '/' || normalized === ctx.home) return true;
+  // `/mnt/c`: a whole Windows drive as WSL mounts it.
+  if (/^\/mnt\/[a-z]$/i.test(normalized)) return true;
   // The working tree and every directory above it.
   if (normalized === ctx.workspace || ctx.workspace.startsWith(`${normalized}/`)) return true;
   if (normalized.startsWith('//')) {

@@ -315,6 +315,18 @@ describe('ways around the rules', () => {
       null,
     ],
     ['SELECT COUNT(*) INTO @n FROM users', 'mysql', null],
+    // MERGE on an always-true condition; a plain EXPLAIN runs nothing
+    [
+      'MERGE INTO dbo.Customers AS t USING (SELECT 1 AS k) AS s ON (1 = 1) WHEN MATCHED THEN DELETE;',
+      'mssql',
+      'DEST_MUTATION',
+    ],
+    ['MERGE INTO dbo.Customers AS t USING s ON (t.id = s.id) WHEN MATCHED THEN DELETE;', 'mssql', null],
+    ['MERGE INTO customers t USING staging s ON true WHEN MATCHED THEN DELETE', 'postgres', 'DEST_MUTATION'],
+    ['MERGE INTO customers t USING staging s ON t.id = s.id WHEN MATCHED THEN DELETE', 'postgres', null],
+    ['EXPLAIN DELETE FROM orders', 'postgres', null],
+    ['EXPLAIN ANALYZE DELETE FROM orders', 'postgres', 'DEST_MUTATION'],
+    ['EXPLAIN DELETE FROM orders', 'mysql', null],
     // tautologies in other shapes
     ['DELETE FROM customers WHERE id IS NULL OR id IS NOT NULL', 'mariadb', 'DEST_MUTATION'],
     ['DELETE FROM customers WHERE id IS NULL OR id IS NOT NULL', undefined, 'DEST_MUTATION'],

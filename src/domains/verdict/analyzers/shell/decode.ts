@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { lookupTable } from '../../../../lib/lookup-table.ts';
 /**
  * What the shell's printers and decoders would produce from literal input: `echo -e`, `printf`,
@@ -242,9 +243,57 @@ export function applyFilter(name: string, args: readonly string[], input: string
       return translate(input, args);
     case 'cat':
       return args.length === 0 || (args.length === 1 && args[0] === '-') ? input : undefined;
+    case 'gunzip':
+    case 'zcat':
+    case 'gzip':
+    case 'pigz':
+      if (name !== 'zcat' && name !== 'gunzip' && !args.some((a) => /^-[a-z]*d|^--decompress$/.test(a)))
+        return undefined;
+      return gunzipText(input);
+    case 'uudecode':
+      // Only to standard output: otherwise it writes the file its header names.
+      return args.some(
+        (a, i) => (a === '-o' || a === '--output-file') && /^(?:-|\/dev\/stdout)$/.test(args[i + 1] ?? ''),
+      )
+        ? uudecodeText(input)
+        : undefined;
     default:
       return undefined;
   }
+}
+
+/** gzip data held as latin1 text (what the other decoders give): decompressed within the cap. */
+function gunzipText(input: string): string | undefined {
+  try {
+    return cap(gunzipSync(Buffer.from(input, 'latin1'), { maxOutputLength: MAX_DECODED }).toString('latin1'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** uuencoded text (`begin 644 name` … `end`). */
+function uudecodeText(input: string): string | undefined {
+  const lines = input.split('\n');
+  const begin = lines.findIndex((l) => /^begin(?:-base64)? [0-7]{3,4} /.test(l));
+  if (begin < 0) return undefined;
+  if (lines[begin]!.startsWith('begin-base64')) {
+    const end = lines.findIndex((l, i) => i > begin && l.trim() === '====');
+    return decodeBase64(lines.slice(begin + 1, end < 0 ? undefined : end).join(''));
+  }
+  const bytes: number[] = [];
+  for (const line of lines.slice(begin + 1)) {
+    if (line.trim() === 'end' || line === '`' || line === '') break;
+    const n = (line.charCodeAt(0) - 32) & 63;
+    const chars = [...line.slice(1)].map((c) => (c.charCodeAt(0) - 32) & 63);
+    const out: number[] = [];
+    for (let i = 0; i + 3 < chars.length + 1 && out.length < n; i += 4) {
+      const [a = 0, b = 0, c = 0, d = 0] = chars.slice(i, i + 4);
+      out.push(((a << 2) | (b >> 4)) & 255, ((b << 4) | (c >> 2)) & 255, ((c << 6) | d) & 255);
+    }
+    bytes.push(...out.slice(0, n));
+    if (bytes.length > MAX_DECODED) break;
+  }
+  return cap(Buffer.from(bytes).toString('latin1'));
 }
 
 const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';

@@ -182,7 +182,16 @@ function analyzeAwk(program: string, hooks: InlineCodeHooks): void {
   for (const m of program.matchAll(/"((?:[^"\\]|\\.){0,4096})"\s*\|\s*getline/g)) {
     hooks.script(m[1]!.replace(/\\(.)/g, '$1'), 'awk getline');
   }
-  if (/\|\s*"(?:\/bin\/)?(?:ba|z|da|k)?sh"/.test(program)) hooks.opaque('awk prints commands into a shell');
+  const toShell = /\|\s*"(?:\/bin\/)?(?:ba|z|da|k)?sh"/;
+  if (toShell.test(program)) {
+    // `print "rm -rf /" | "sh"` runs the literal; anything computed is opaque.
+    const literal = /\bprint(?:f)?\s+"((?:[^"\\]|\\.){0,4096})"\s*\|\s*"(?:\/bin\/)?(?:ba|z|da|k)?sh"/.exec(
+      program,
+    );
+    if (literal && !/\bprint(?:f)?\s+[^"|]/.test(program.replace(literal[0], '')))
+      hooks.script(literal[1]!.replace(/\\(.)/g, '$1'), 'awk print | sh');
+    else hooks.opaque('awk prints commands into a shell');
+  }
   // gawk's `/inet/tcp/…` special files are network connections.
   if (/\/inet[46]?\/(?:tcp|udp)\//.test(program)) {
     if (/\bsystem\s*\(|\|&|getline/.test(program))
@@ -191,7 +200,61 @@ function analyzeAwk(program: string, hooks: InlineCodeHooks): void {
   }
 }
 
-export type InlineLanguage = 'python' | 'node' | 'ruby' | 'perl' | 'php' | 'awk' | 'other';
+/**
+ * Tcl and expect (`exec rm -rf /`, `spawn …`), Julia (`rm(p; recursive=true)`, run(`…`)), Elixir
+ * (`File.rm_rf!`, `System.cmd`, `:os.cmd`) and AppleScript (`do shell script "…"`).
+ */
+function analyzeOtherLanguages(code: string, language: InlineLanguage, hooks: InlineCodeHooks): void {
+  if (language === 'tcl') {
+    for (const m of code.matchAll(/(?:^|[;\n[{])\s*(?:exec|spawn)\s+((?:-\S+\s+)*)([^;\n\]}]+)/g)) {
+      const words = [...m[2]!.matchAll(/"([^"]*)"|\{([^}]*)\}|(\S+)/g)].map((w) => w[1] ?? w[2] ?? w[3]!);
+      // A socket's lines run by exec is a reverse shell, judged below; anything else computed is opaque.
+      if (words.some((w) => w.startsWith('$') || w.startsWith('['))) {
+        if (!/\bsocket\b/.test(code)) hooks.opaque('Tcl runs a command built at run time');
+      } else if (words.length > 0) hooks.argv(words, 'inline code');
+    }
+    if (/\bfile\s+delete\s+-force\b/.test(code)) {
+      for (const m of code.matchAll(/\bfile\s+delete\s+-force\s+(?:--\s+)?(?:"([^"]+)"|(\S+))/g))
+        hooks.recursiveDelete(m[1] ?? m[2]!, 'inline code');
+    }
+  }
+  if (language === 'julia') {
+    for (const m of code.matchAll(
+      new RegExp(String.raw`\brm\s*\(\s*${STRING}[^)]*recursive\s*=\s*true`, 'g'),
+    ))
+      hooks.recursiveDelete(unquote(m, 1), 'inline code');
+    for (const m of code.matchAll(/\brun\s*\(\s*`([^`]*)`/g)) hooks.script(m[1]!, 'inline code');
+  }
+  if (language === 'elixir') {
+    for (const m of code.matchAll(new RegExp(String.raw`\bFile\.rm_rf!?\s*\(?\s*${STRING}`, 'g')))
+      hooks.recursiveDelete(unquote(m, 1), 'inline code');
+    for (const m of code.matchAll(/\bSystem\.cmd\s*\(?\s*"([^"]+)"\s*,\s*\[([^\]]*)\]/g)) {
+      const items = listItems(m[2]!);
+      if (items === undefined) hooks.opaque('a process started with computed arguments');
+      else hooks.argv([m[1]!, ...items], 'inline code');
+    }
+    for (const m of code.matchAll(/:os\.cmd\s*\(\s*'([^']*)'/g)) hooks.script(m[1]!, 'inline code');
+  }
+  if (language === 'applescript') {
+    for (const m of code.matchAll(/\bdo\s+shell\s+script\s+"((?:[^"\\]|\\.)*)"/g))
+      hooks.script(m[1]!.replace(/\\(.)/g, '$1'), 'inline code');
+    if (/\bdo\s+shell\s+script\s+(?!")/.test(code))
+      hooks.opaque('AppleScript runs a command built at run time');
+  }
+}
+
+export type InlineLanguage =
+  | 'python'
+  | 'node'
+  | 'ruby'
+  | 'perl'
+  | 'php'
+  | 'awk'
+  | 'tcl'
+  | 'julia'
+  | 'elixir'
+  | 'applescript'
+  | 'other';
 
 export function languageOf(program: string): InlineLanguage {
   if (/^python/.test(program) || program === 'pypy3' || program === 'pypy') return 'python';
@@ -200,6 +263,10 @@ export function languageOf(program: string): InlineLanguage {
   if (program === 'perl') return 'perl';
   if (program === 'php') return 'php';
   if (/^[gmn]?awk$/.test(program) || program === 'busybox-awk') return 'awk';
+  if (/^(?:tclsh[\d.]*|wish|expect)$/.test(program)) return 'tcl';
+  if (program === 'julia') return 'julia';
+  if (program === 'elixir' || program === 'iex') return 'elixir';
+  if (program === 'osascript') return 'applescript';
   return 'other';
 }
 
@@ -212,6 +279,7 @@ export function analyzeInlineCode(source: string, language: InlineLanguage, hook
     analyzeAwk(source, hooks);
     return;
   }
+  analyzeOtherLanguages(source, language, hooks);
   const code = resolveBindings(source);
   for (const m of code.matchAll(RECURSIVE_DELETE)) hooks.recursiveDelete(unquote(m, 1) || '.', 'inline code');
   for (const m of code.matchAll(HOME_DELETE)) {

@@ -215,6 +215,31 @@ function judgeDml(kind: 'DELETE' | 'UPDATE', body: Node, ctx: SqlContext): State
   return undefined;
 }
 
+/** EXPLAIN runs the statement only with ANALYZE. */
+function explainRuns(explain: Node): boolean {
+  return ((explain['options'] as Node[] | undefined) ?? []).some((o) => {
+    const def = o['DefElem'] as Node | undefined;
+    if (String(def?.['defname']).toLowerCase() !== 'analyze') return false;
+    const arg = defString(def);
+    return arg === undefined || !/^(?:false|off|0)$/i.test(arg);
+  });
+}
+
+/** `MERGE … ON true WHEN MATCHED THEN DELETE`: every row of the target matches, and goes. */
+function judgeMerge(merge: Node): StatementJudgement | undefined {
+  if (!isTautology(merge['joinCondition'])) return undefined;
+  const kinds = ((merge['mergeWhenClauses'] as Node[] | undefined) ?? []).map((c) =>
+    String((c['MergeWhenClause'] as Node | undefined)?.['commandType'] ?? ''),
+  );
+  const verb = kinds.includes('CMD_DELETE') ? 'DELETE' : kinds.includes('CMD_UPDATE') ? 'UPDATE' : undefined;
+  return verb === undefined
+    ? undefined
+    : {
+        code: 'DEST_MUTATION',
+        message: `MERGE … WHEN MATCHED THEN ${verb} with an always-true ON condition`,
+      };
+}
+
 function judgeDrop(drop: Node, ctx: SqlContext): StatementJudgement | undefined {
   const type = String(drop['removeType'] ?? 'OBJECT');
   const objects = (drop['objects'] as Node[] | undefined) ?? [];
@@ -283,6 +308,8 @@ function walk(node: unknown, ctx: SqlContext, depth = 0): StatementJudgement | u
   for (const key in n) {
     const value = n[key];
     if (typeof value !== 'object' || value === null) continue;
+    if (key === 'ExplainStmt' && !explainRuns(value as Node)) continue;
+    if (key === 'MergeStmt') found = worst(found, judgeMerge(value as Node));
     if (key === 'DeleteStmt' || key === 'UpdateStmt') {
       found = worst(found, judgeDml(key === 'DeleteStmt' ? 'DELETE' : 'UPDATE', value as Node, ctx));
     } else if (key === 'TruncateStmt') {

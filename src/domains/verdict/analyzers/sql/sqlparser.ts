@@ -301,6 +301,27 @@ function rememberSelectedVariables(select: Node, ctx: SqlContext): void {
   }
 }
 
+/** `MERGE … ON (1 = 1) WHEN MATCHED THEN DELETE`: every row of the target matches, and goes. */
+function judgeMerge(merge: Node): StatementJudgement | undefined {
+  if (!isTautology(merge['on'])) return undefined;
+  const clauses = (merge['clauses'] as Node[] | undefined) ?? [];
+  const verb = clauses.some(
+    (c) => typeof c['action'] === 'object' && c['action'] !== null && 'Delete' in (c['action'] as Node),
+  )
+    ? 'DELETE'
+    : clauses.some(
+          (c) => typeof c['action'] === 'object' && c['action'] !== null && 'Update' in (c['action'] as Node),
+        )
+      ? 'UPDATE'
+      : undefined;
+  return verb === undefined
+    ? undefined
+    : {
+        code: 'DEST_MUTATION',
+        message: `MERGE … WHEN MATCHED THEN ${verb} with an always-true ON condition`,
+      };
+}
+
 /** The string literals anywhere in an expression tree, for judging SQL built around them. */
 function literalsOf(expr: unknown, out: string[] = [], depth = 0): string[] {
   if (depth > 64 || out.length > 64 || typeof expr !== 'object' || expr === null) return out;
@@ -506,6 +527,9 @@ function walk(node: unknown, ctx: SqlContext, statement: boolean, depth = 0): St
     if (typeof v !== 'object' || v === null) continue;
     const body = v as Node;
     if (key === 'Select' && 'projection' in body) rememberSelectedVariables(body, ctx);
+    // A plain EXPLAIN plans the statement without running it; EXPLAIN ANALYZE runs it.
+    if (key === 'Explain' && 'statement' in body && body['analyze'] === false) continue;
+    if (key === 'Merge' && 'clauses' in body) found = worst(found, judgeMerge(body));
     if (statement) found = worst(found, policyFor(key, body));
     if (key === 'Drop' && 'object_type' in body) found = worst(found, judgeDrop(body, ctx));
     else if (key === 'Truncate' && 'table_names' in body) {
