@@ -135,3 +135,26 @@ describe('application platforms: heroku, fly, firebase, supabase', () => {
     ['supabase db push --dry-run', null],
   ] satisfies Case[]);
 });
+
+describe('cloud: S3 batch deletes whose keys come from a substitution', () => {
+  familyTable([
+    [
+      `aws s3api delete-objects --bucket logs --delete "$(aws s3api list-object-versions --bucket logs --output json --query '{Objects: Versions[].{Key:Key,VersionId:VersionId}}')"`,
+      D,
+    ],
+    [
+      'aws s3api delete-objects --bucket logs --delete "$(aws s3api list-objects-v2 --bucket logs --query \'{Objects: Contents[].{Key: Key}}\')"',
+      D,
+    ],
+    ['aws s3api delete-objects --bucket logs --delete `aws s3api list-objects --bucket logs`', D],
+    // Look-alikes: a literal list, a list in a file, other deletes.
+    [
+      "aws s3api delete-objects --bucket logs --delete 'Objects=[{Key=tmp/a.txt},{Key=tmp/b.txt}],Quiet=true'",
+      null,
+    ],
+    [`aws s3api delete-objects --bucket logs --delete '{"Objects":[{"Key":"tmp/a.txt"}]}'`, null],
+    ['aws s3api delete-objects --bucket logs --delete file://keys.json', null],
+    ['aws s3api delete-object --bucket logs --key tmp/a.txt', null],
+    ['aws s3api list-object-versions --bucket logs', null],
+  ] satisfies Case[]);
+});

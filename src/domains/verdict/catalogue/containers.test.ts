@@ -63,3 +63,26 @@ describe('containers: docker, podman, nerdctl, compose', () => {
     ['docker exec web rm -f /app/tmp/cache.json', null],
   ] satisfies Case[]);
 });
+
+describe('containers: LXD and Incus instances that reach the host (FILESYSTEM_DENIED)', () => {
+  const F = 'FILESYSTEM_DENIED';
+  familyTable([
+    ['lxc config device add c1 hostroot disk source=/ path=/mnt/host', F],
+    ['incus config device add c1 hostroot disk source=/ path=/mnt/host', F],
+    ['lxc config device add c1 etc disk source=/etc path=/mnt/etc readonly=true', F],
+    ['lxc config device add c1 sock disk source=/var/run/docker.sock path=/var/run/docker.sock', F],
+    ['lxc config device add c1 keys disk source=/home/agent/.ssh path=/root/.ssh', F],
+    ['lxc profile device add default hostroot disk source=/ path=/mnt/host', F],
+    ['lxc config set c1 security.privileged true', F],
+    ['incus config set c1 security.privileged=true', F],
+    ['lxc launch ubuntu:22.04 c1 -c security.privileged=true', F],
+    // Look-alikes: a data directory, other settings, reads.
+    ['lxc config device add c1 data disk source=/srv/data path=/data', null],
+    ['incus config device add c1 src disk source=/home/agent/workspace/app path=/src', null],
+    ['lxc config set c1 limits.memory=2GiB', null],
+    ['lxc config set c1 security.privileged false', null],
+    ['lxc launch ubuntu:22.04 c1 -c limits.cpu=2', null],
+    ['lxc config device show c1', null],
+    ['lxc list', null],
+  ] satisfies Case[]);
+});

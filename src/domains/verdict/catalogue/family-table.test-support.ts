@@ -48,8 +48,8 @@ function topCode(codes: readonly VerdictCode[]): VerdictCode | null {
   return null;
 }
 
-/** Pipes, substitutions, wrappers, nested shells and assignments: only the shell can resolve those. */
-const SHELL_SYNTAX = /[|;&$`()]|^(?:sudo|env|nice|timeout|xargs|bash|sh|zsh|ssh)\s|^[A-Za-z_]\w*=/;
+/** Pipes, substitutions, input redirections, wrappers, nested shells and assignments: only the shell can resolve those. */
+const SHELL_SYNTAX = /[|;&$`()<]|^(?:sudo|env|nice|timeout|xargs|bash|sh|zsh|ssh)\s|^[A-Za-z_]\w*=/;
 
 /**
  * Each case twice: the catalogue alone on the command's words (when the command is a plain

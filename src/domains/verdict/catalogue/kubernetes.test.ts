@@ -85,3 +85,67 @@ describe('kubernetes with protected namespaces', () => {
     ctx,
   );
 });
+
+describe('kubernetes: pods that hand the host over (FILESYSTEM_DENIED)', () => {
+  const F = 'FILESYSTEM_DENIED';
+  familyTable([
+    ['kubectl debug node/worker-1 -it --image=busybox -- chroot /host sh', F],
+    ['kubectl debug node/worker-1 -it --image busybox', F],
+    ['kubectl debug nodes/worker-1 --image=busybox --profile=general', F],
+    ['kubectl debug node/worker-1 --image=busybox --profile=netadmin', F],
+    ['kubectl debug -it node/ip-10-0-1-5.ec2.internal --image=ubuntu --profile=sysadmin', F],
+    ['oc debug node/worker-1', F],
+    ['kubectl debug -it web-1 --image=busybox --profile=sysadmin --target=web', F],
+    [
+      `kubectl run pwn --image=x --restart=Never --overrides='{"spec":{"hostPID":true,"containers":[{"name":"pwn","image":"x","securityContext":{"privileged":true}}]}}'`,
+      F,
+    ],
+    [
+      `kubectl run pwn --image=x --overrides='{"spec":{"containers":[{"name":"pwn","image":"x","securityContext":{"privileged": true}}]}}'`,
+      F,
+    ],
+    [`kubectl run pwn --image=x --overrides='{"spec":{"hostIPC":true}}'`, F],
+    [
+      `kubectl run pwn --image=x --overrides='{"spec":{"containers":[{"name":"p","image":"x","securityContext":{"capabilities":{"add":["SYS_ADMIN"]}}}]}}'`,
+      F,
+    ],
+    [
+      `kubectl run pwn --image=alpine --overrides='{"spec":{"volumes":[{"name":"h","hostPath":{"path":"/"}}],"containers":[{"name":"p","image":"alpine","volumeMounts":[{"name":"h","mountPath":"/host"}]}]}}'`,
+      F,
+    ],
+    [
+      `kubectl run pwn --image=alpine --overrides='{"spec":{"volumes":[{"name":"s","hostPath":{"type":"Socket","path":"/var/run/docker.sock"}}]}}'`,
+      F,
+    ],
+    [
+      `kubectl run pwn --image=alpine --overrides='{"spec":{"volumes":[{"name":"e","hostPath":{"path":"/etc"}}]}}'`,
+      F,
+    ],
+    [
+      `kubectl run pwn --image=x --override-type=json --overrides='[{"op":"add","path":"/spec/hostPID","value":true}]'`,
+      F,
+    ],
+    ['kubectl run pwn --image=x --privileged', F],
+    // Look-alikes: isolated profiles, pods, overrides that do not reach the host.
+    ['kubectl debug node/worker-1 --image=busybox --profile=baseline', null],
+    ['kubectl debug node/worker-1 --image=busybox --profile restricted', null],
+    ['kubectl debug pod/web-1 -it --image=busybox', null],
+    ['kubectl debug -it web-1 --image=busybox --target=web', null],
+    ['kubectl debug web-1 -it --copy-to=web-debug --container=web -- sh', null],
+    ['kubectl get node worker-1 -o yaml', null],
+    ['kubectl run web --image=nginx --port=80', null],
+    [
+      `kubectl run tmp --image=alpine --overrides='{"spec":{"nodeSelector":{"pool":"batch"},"containers":[{"name":"tmp","image":"alpine","resources":{"limits":{"memory":"256Mi"}}}]}}'`,
+      null,
+    ],
+    [
+      `kubectl run tmp --image=alpine --overrides='{"spec":{"volumes":[{"name":"d","hostPath":{"path":"/data/cache"}}]}}'`,
+      null,
+    ],
+    [`kubectl run tmp --image=alpine --overrides='{"spec":{"hostNetwork":true}}'`, null],
+    [
+      `kubectl run tmp --image=alpine --overrides='{"spec":{"containers":[{"name":"t","image":"alpine","securityContext":{"privileged":false,"runAsNonRoot":true}}]}}'`,
+      null,
+    ],
+  ] satisfies Case[]);
+});

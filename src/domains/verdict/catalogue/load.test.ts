@@ -109,4 +109,18 @@ describe('rule file validation', () => {
       'a.json: rule 2 (k.nomsg), field message: is required (only extract and delegate rules may leave it out)',
     ]);
   });
+
+  it('accepts a cypher extract, but not with a SQL dialect', () => {
+    const shell = { 'cypher-shell': { valueOptions: ['-u'] } };
+    const cypher = { id: 'c.stmt', program: 'cypher-shell', extract: { language: 'cypher', operand: 0 } };
+    expect(
+      errorsOf({ name: 'c.json', data: { version: 1, family: 'c', programs: shell, rules: [cypher] } }),
+    ).toEqual([]);
+    const dialect = { ...cypher, extract: { ...cypher.extract, dialect: 'postgres' } };
+    expect(
+      errorsOf({ name: 'c.json', data: { version: 1, family: 'c', programs: shell, rules: [dialect] } }),
+    ).toEqual([
+      'c.json: rule 0 (c.stmt), field extract.dialect: is a SQL dialect; a cypher extract takes none',
+    ]);
+  });
 });

@@ -89,6 +89,9 @@ export function ruleProblems(rule: Rule): [string, string][] {
   ) {
     problems.push(['extract', 'must name flags, an operand or stdin as what carries the code']);
   }
+  if (rule.extract?.language === 'cypher' && rule.extract.dialect !== undefined) {
+    problems.push(['extract.dialect', 'is a SQL dialect; a cypher extract takes none']);
+  }
   if (
     rule.operands?.min !== undefined &&
     rule.operands.max !== undefined &&

@@ -2,6 +2,7 @@ import { analyzeSql } from '../analyzers/sql.ts';
 import type { SqlDialect } from '../catalog.ts';
 import type { Finding } from '../codes.ts';
 import { type ArgvSyntax, isFalseValue, normaliseFlag, type ParsedArgv, parseArgv } from './argv.ts';
+import { analyzeCypher } from './cypher.ts';
 import type { RulePattern } from './patterns.ts';
 import type { Breadth, ProgramSpec, ProtectedKind, Rule } from './schema.ts';
 
@@ -44,7 +45,13 @@ interface CompiledRule {
   breadth: CompiledBreadth | undefined;
   refs: CompiledRef[];
   extract:
-    | { dialect: SqlDialect | undefined; flags: FlagTest[]; operand: number | undefined; stdin: boolean }
+    | {
+        language: 'sql' | 'cypher';
+        dialect: SqlDialect | undefined;
+        flags: FlagTest[];
+        operand: number | undefined;
+        stdin: boolean;
+      }
     | undefined;
   delegate: boolean;
   code: Finding['code'];
@@ -65,9 +72,10 @@ export type PatternCompiler = (source: string) => RulePattern;
 
 /**
  * A glob star, or a word built by a command substitution the shell could not resolve: the shell
- * passes it as an empty word (or as the text `$(…)`), standing for any number of names.
+ * passes it as an empty word (or as the text `$(…)`), standing for any number of names; or the
+ * `{}` that `xargs -I{}` replaces with each name it reads, left in place when the input is unknown.
  */
-const DEFAULT_BROAD_OPERAND = /^$|\*|\$\(|^`/;
+const DEFAULT_BROAD_OPERAND = /^$|\*|\$\(|^`|\{\}/;
 
 function syntaxOf(spec: ProgramSpec): ArgvSyntax {
   const style = spec.style ?? 'posix';
@@ -182,6 +190,7 @@ export function compileRule(rule: Rule, program: CompiledProgram, compile: Patte
       pattern: opt(ref.pattern),
     })),
     extract: rule.extract && {
+      language: rule.extract.language,
       dialect: rule.extract.dialect,
       flags: flagTests(rule.extract.flags, syntax),
       operand: rule.extract.operand,
@@ -334,7 +343,11 @@ function judgeRule(
     if (rule.extract.stdin && j.stdin !== undefined) texts.push(j.stdin);
     for (const text of texts) {
       if (text.trim() === '') continue;
-      for (const finding of analyzeSql(text, { dialect: rule.extract.dialect })) {
+      const findings =
+        rule.extract.language === 'cypher'
+          ? analyzeCypher(text)
+          : analyzeSql(text, { dialect: rule.extract.dialect });
+      for (const finding of findings) {
         out.push({
           code: finding.code,
           message: `${label}: ${finding.message}`,

@@ -122,11 +122,16 @@ export const RuleSchema = Type.Object(
     breadth: Type.Optional(BreadthSchema),
     /** Fires only when one of these references names a resource in the account's protected list. */
     protected: Type.Optional(Type.Array(ProtectedRefSchema, { minItems: 1, maxItems: 16 })),
-    /** Hands the code a flag or operand carries to its own analyzer; its findings are the rule's. */
+    /**
+     * Hands the code a flag, an operand or the standard input carries to its own analyzer (SQL or
+     * Cypher); its findings are the rule's.
+     */
     extract: Type.Optional(
       Type.Object(
         {
-          language: Type.Literal('sql'),
+          /** `sql`: the SQL analyzer; `cypher`: the catalogue's Cypher reader (./cypher.ts). */
+          language: Type.Enum(['sql', 'cypher']),
+          /** The SQL dialect; only for `sql`. */
           dialect: Type.Optional(Type.Enum(['postgres', 'mysql', 'sqlite', 'mssql'])),
           flags: Type.Optional(FlagList),
           operand: Type.Optional(Type.Integer({ minimum: 0, maximum: 64 })),

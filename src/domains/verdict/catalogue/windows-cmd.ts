@@ -108,7 +108,9 @@ function tokenize(line: string): Token[] {
         inWord = true;
         i++;
       }
-    } else if (ch === ' ' || ch === '\t' || ch === ',' || ch === ';') {
+    } else if (ch === ' ' || ch === '\t' || ((ch === ',' || ch === ';') && !word.startsWith('\\'))) {
+      // `,` and `;` part the words of cmd's built-ins, but not a computer list or UNC path
+      // (`psexec \\fs01,fs02 …`), which the program receives whole.
       endWord();
     } else if (ch === '&' || ch === '|') {
       endWord();

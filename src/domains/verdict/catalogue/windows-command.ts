@@ -77,6 +77,9 @@ const CMD_PROGRAMS = new Set([
   'robocopy',
   'move',
   'dir',
+  'psexec',
+  'psexec64',
+  'paexec',
 ]);
 
 /** Programs whose name is shared with a POSIX tool: Windows only when the words say so. */
@@ -442,11 +445,152 @@ function readPowerShellScript(script: string, state: State): void {
       'command "Win32_ShadowCopy"',
     );
   }
-  for (const match of script.matchAll(
-    /\[(?:System\.)?IO\.Directory\]::Delete\(\s*(['"])([^'"]*)\1\s*,\s*(?:\$true|1)\s*\)/gi,
-  )) {
-    judgeDeleteTarget(match[2]!, state, '[IO.Directory]::Delete');
+  for (const { target, how } of recursiveDeleteCalls(script)) judgeDeleteTarget(target, state, how);
+}
+
+/**
+ * .NET calls that delete a directory tree: `[IO.Directory]::Delete(p, $true)`,
+ * `(Get-Item p).Delete($true)`, `[IO.DirectoryInfo]::new(p).Delete($true)`,
+ * `[Microsoft.VisualBasic.FileIO.FileSystem]::DeleteDirectory(p, 'DeleteAllContents')`. The path
+ * may be a literal, a variable PowerShell knows (`$env:USERPROFILE`, `${env:SystemDrive}`, `$HOME`,
+ * `$PWD`), `[Environment]::GetFolderPath('UserProfile')` or those joined with `+`. A second argument
+ * the POSIX reading erased (`"…Delete($env:X, $true)"` in double quotes arrives as `Delete(…, )`)
+ * is read as `$true`.
+ */
+function recursiveDeleteCalls(script: string): { target: string; how: string }[] {
+  const out: { target: string; how: string }[] = [];
+  const calls =
+    /\[(?:System\.)?IO\.Directory\]::Delete\(|\[Microsoft\.VisualBasic\.FileIO\.FileSystem\]::DeleteDirectory\(|\(\s*(?:Get-Item|gi)\s+|\[(?:System\.)?IO\.DirectoryInfo\]::new\(|New-Object\s+(?:System\.)?IO\.DirectoryInfo\s*\(?/gi;
+  for (const call of script.matchAll(calls)) {
+    const at = call.index + call[0].length;
+    const head = call[0].toLowerCase();
+    if (head.includes('::delete')) {
+      const args = callArguments(script, at);
+      if (args === undefined || args.length < 2) continue;
+      const recursive = head.includes('deletedirectory')
+        ? /deleteallcontents/i.test(args[1]!)
+        : /^(?:\$true|1|)$/i.test(args[1]!.trim());
+      const target = recursive ? expressionPath(args[0]!) : undefined;
+      if (target !== undefined)
+        out.push({
+          target,
+          how: head.includes('deletedirectory') ? 'DeleteDirectory' : '[IO.Directory]::Delete',
+        });
+      continue;
+    }
+    // `(Get-Item p).Delete($true)`, `[IO.DirectoryInfo]::new(p).Delete($true)`: the object, then the call.
+    const getItem = head.startsWith('(');
+    const args = getItem ? [script.slice(at).split(/\)/, 1)[0]!.trim()] : callArguments(script, at);
+    if (args === undefined || args.length === 0) continue;
+    const rest = script.slice(at);
+    const close = getItem ? rest.indexOf(')') : closingParen(rest);
+    if (close < 0) continue;
+    const after = rest.slice(close + 1);
+    if (!/^\s*\)?\s*\.Delete\(\s*(?:\$true|1|)\s*\)/i.test(after)) continue;
+    const item = getItem ? args[0]!.replace(/^-(?:LiteralPath|Path)\s+/i, '').split(/\s+-/, 1)[0]! : args[0]!;
+    const target = expressionPath(item);
+    if (target !== undefined) out.push({ target, how: 'DirectoryInfo.Delete($true)' });
   }
+  return out;
+}
+
+/** Index of the `)` that closes the argument list starting at 0, or -1. */
+function closingParen(text: string): number {
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote !== undefined) {
+      if (ch === quote) quote = undefined;
+      continue;
+    }
+    if (ch === "'" || ch === '"') quote = ch;
+    else if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if (ch === ')' || ch === ']' || ch === '}') {
+      if (depth === 0) return ch === ')' ? i : -1;
+      depth--;
+    }
+  }
+  return -1;
+}
+
+/** The top-level arguments of a call whose `(` ends just before `start`. */
+function callArguments(script: string, start: number): string[] | undefined {
+  const text = script.slice(start, start + 4096);
+  const close = closingParen(text);
+  if (close < 0) return undefined;
+  const args: string[] = [];
+  let depth = 0;
+  let quote: string | undefined;
+  let from = 0;
+  for (let i = 0; i < close; i++) {
+    const ch = text[i]!;
+    if (quote !== undefined) {
+      if (ch === quote) quote = undefined;
+      continue;
+    }
+    if (ch === "'" || ch === '"') quote = ch;
+    else if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if (ch === ')' || ch === ']' || ch === '}') depth--;
+    else if (ch === ',' && depth === 0) {
+      args.push(text.slice(from, i).trim());
+      from = i + 1;
+    }
+  }
+  args.push(text.slice(from, close).trim());
+  return args;
+}
+
+/** Folders `[Environment]::GetFolderPath(…)` names, as the variables the path rules read. */
+const SPECIAL_FOLDERS: Record<string, string> = {
+  userprofile: '$env:USERPROFILE',
+  windows: '$env:SystemRoot',
+  system: '$env:SystemRoot\\System32',
+  programfiles: '$env:ProgramFiles',
+  programfilesx86: '$env:ProgramFiles(x86)',
+  commonapplicationdata: '$env:ProgramData',
+};
+
+/**
+ * The path a PowerShell expression names, when it can be told without running anything: a literal,
+ * `$env:X`, `${env:X}`, `$HOME`, `$PWD`, `[Environment]::GetFolderPath('UserProfile')`,
+ * `[Environment]::GetEnvironmentVariable('X')`, and those joined with `+`. Undefined otherwise.
+ */
+export function expressionPath(expression: string): string | undefined {
+  const parts = expression
+    .trim()
+    .replace(/^\((.*)\)$/s, '$1')
+    .split(/\s*\+\s*/);
+  let path = '';
+  for (const raw of parts) {
+    const part = raw.trim();
+    let value: string | undefined;
+    const literal = /^(['"])(.*)\1$/s.exec(part);
+    if (literal) value = literal[2]!;
+    else if (/^\$env:[A-Za-z_][\w()]*$/i.test(part)) value = part;
+    else if (/^\$\{env:[^}]+\}$/i.test(part)) value = `$env:${part.slice(6, -1)}`;
+    else if (/^\$HOME$/i.test(part)) value = '$HOME';
+    // A bare path, as a command argument is written: `(Get-Item C:\Users\agent)`.
+    else if (/^(?:[A-Za-z]:|[\\/.~])[^\s'"$(),]*$/.test(part)) value = part;
+    else if (/^(?:\$PWD|\(?(?:Get-Location|pwd|gl)\)?)$/i.test(part)) value = '.';
+    else {
+      const folder =
+        /^\[(?:System\.)?Environment\]::GetFolderPath\(\s*(?:['"](\w+)['"]|\[(?:System\.)?Environment\+SpecialFolder\]::(\w+))\s*\)$/i.exec(
+          part,
+        );
+      const variable =
+        /^\[(?:System\.)?Environment\]::GetEnvironmentVariable\(\s*['"]([A-Za-z_][\w()]*)['"]\s*\)$/i.exec(
+          part,
+        );
+      if (folder) value = SPECIAL_FOLDERS[(folder[1] ?? folder[2]!).toLowerCase()];
+      else if (variable) value = `$env:${variable[1]}`;
+    }
+    if (value === undefined) return undefined;
+    path += value;
+  }
+  // `${env:X}` inside a double-quoted string, as the path rules spell it.
+  path = path.replace(/\$\{env:([^}]+)\}/gi, '$$env:$1');
+  return path === '' ? undefined : path;
 }
 
 /**
@@ -815,12 +959,68 @@ function judgeNative(words: readonly string[], state: State, command?: CmdComman
     case 'diskpart':
       judgeDiskpart(args, command?.pipedFrom, state);
       return;
+    case 'robocopy':
+      judgeRobocopy(args, state);
+      return;
+    case 'psexec':
+    case 'psexec64':
+    case 'paexec': {
+      // The command PsExec runs on the remote machine (or locally) is judged as if typed there.
+      const remote = psexecCommand(args);
+      if (remote.length > 0) judgeNative(remote, nestedState(state));
+      return;
+    }
     case 'reg':
       judgeReg(args, state);
       return;
     default:
       return;
   }
+}
+
+/**
+ * `robocopy <source> <destination> … /MIR|/PURGE`: the destination is made a copy of the source,
+ * and whatever it has that the source lacks is deleted, as `rsync --delete` does. Mirroring onto a
+ * drive root, a system directory, a home or the working tree (`robocopy C:\empty C:\Users\agent
+ * /MIR`) wipes it; `/XX` (keep the extra files) makes it a copy and `/L` only lists. Into a build
+ * directory it passes, and so does a deploy onto a share (`\\web01\site`): a share is a target, not
+ * a machine's root (an administrative share, `\\host\C$`, is a privileged path in any case).
+ */
+function judgeRobocopy(args: readonly string[], state: State): void {
+  const switches = args.filter((arg) => arg.startsWith('/')).map((arg) => arg.toLowerCase());
+  if (!switches.some((s) => s === '/mir' || s === '/purge')) return;
+  if (switches.includes('/xx') || switches.includes('/l')) return;
+  const paths = args.filter((arg) => !arg.startsWith('/'));
+  const destination = paths[1]?.replace(/^"|"$/g, '');
+  if (destination === undefined || normalizePath(destination, state.paths).startsWith('//')) return;
+  const how = switches.includes('/mir') ? 'robocopy /MIR' : 'robocopy /PURGE';
+  judgeDeleteTarget(destination, state, how);
+}
+
+/** PsExec options that take a value in the next word. */
+const PSEXEC_VALUED = new Set(['-u', '-p', '-n', '-r', '-w', '-a', '-g']);
+
+/**
+ * The command line `psexec [\\computer[,…] | @file] [options] command [arguments]` runs:
+ * PsExec's own options (`-s -d -h -l -e -x -c -f -v -i [session] -u user -p pw -w dir -n s
+ * -r name -a cpus -low … -accepteula -nobanner`) and the computers are skipped.
+ */
+function psexecCommand(args: readonly string[]): string[] {
+  let i = 0;
+  while (i < args.length) {
+    const arg = args[i]!;
+    const lower = arg.toLowerCase();
+    if (/^(?:\\\\?|@)/.test(arg)) {
+      i++;
+      continue;
+    }
+    if (!/^-[a-z]/i.test(arg)) break;
+    i++;
+    if (PSEXEC_VALUED.has(lower) && i < args.length) i++;
+    // `-i` takes an optional session number.
+    else if (lower === '-i' && /^\d+$/.test(args[i] ?? '')) i++;
+  }
+  return args.slice(i);
 }
 
 function optionValue(args: readonly string[], option: string): string | undefined {

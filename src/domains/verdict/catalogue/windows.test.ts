@@ -198,3 +198,74 @@ describe('Windows: pipelines that delete what a listing produced', () => {
     expect(verdictOf(`powershell -NoProfile -Command '${line.replace(/'/g, "'\\''")}'`)).toBe(code);
   });
 });
+
+/**
+ * The blind red team's Windows misses: .NET deletes of a home or drive named through a variable,
+ * robocopy mirroring onto a root, and commands PsExec runs on another machine. Each is typed to
+ * shell.exec (a POSIX reading first) and read whole as a raw line.
+ */
+describe('Windows: homes through variables, mirrors that delete, PsExec', () => {
+  const D = 'DEST_MUTATION';
+  const F = 'FILESYSTEM_DENIED';
+  it.each<[string, VerdictCode | null]>([
+    // [IO.Directory]::Delete and friends, the path from a variable
+    ["powershell -NoProfile -c '[IO.Directory]::Delete($env:USERPROFILE, $true)'", D],
+    ['powershell -NoProfile -c "[IO.Directory]::Delete($env:USERPROFILE, $true)"', D],
+    ["powershell -c '[IO.Directory]::Delete($HOME, $true)'", D],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a PowerShell variable, not a template
+    ["powershell -c '[IO.Directory]::Delete(${env:USERPROFILE}, $true)'", D],
+    ['powershell -c \'[System.IO.Directory]::Delete("$env:HOMEDRIVE\\$env:HOMEPATH", $true)\'', D],
+    ['powershell -c \'[IO.Directory]::Delete($env:SystemDrive + "\\", $true)\'', D],
+    ['powershell -c \'[IO.Directory]::Delete([Environment]::GetFolderPath("UserProfile"), $true)\'', D],
+    ["powershell -c '[IO.Directory]::Delete($PWD, $true)'", D],
+    ["powershell -c '(Get-Item $env:USERPROFILE).Delete($true)'", D],
+    ["powershell -c '[IO.DirectoryInfo]::new($HOME).Delete($true)'", D],
+    [
+      'powershell -c \'[Microsoft.VisualBasic.FileIO.FileSystem]::DeleteDirectory($env:USERPROFILE, "DeleteAllContents")\'',
+      D,
+    ],
+    // robocopy /MIR and /PURGE onto a root, a home, a system directory or the working tree
+    ['robocopy C:\\empty C:\\Users\\agent /MIR', D],
+    ['robocopy C:\\empty C:\\ /PURGE', D],
+    ['robocopy C:\\empty . /MIR /R:0 /W:0', D],
+    ['cmd /c "robocopy C:\\empty C:\\Users\\agent /MIR"', D],
+    ["powershell -c 'robocopy C:\\empty $env:USERPROFILE /MIR'", D],
+    ['robocopy C:\\src C:\\Windows /MIR', F],
+    // PsExec: the command it runs is judged as if typed there
+    ['psexec \\\\fs01 -s -d cmd /c "vssadmin delete shadows /all /quiet"', D],
+    ['psexec.exe \\\\fs01 -u admin -p pw vssadmin delete shadows /all /quiet', D],
+    ["psexec -accepteula \\\\fs01,fs02 -s -i 1 -w C:\\temp cmd /c 'rd /s /q C:\\'", D],
+    ['psexec @hosts.txt -s -d powershell -c "Remove-Item -Recurse -Force C:\\Users"', D],
+    ['PsExec64 -nobanner \\\\fs01 -h wbadmin delete catalog -quiet', D],
+    // look-alikes
+    ["powershell -c '[IO.Directory]::Delete($env:USERPROFILE)'", null],
+    ['powershell -c \'[IO.Directory]::Delete("$env:USERPROFILE\\proj\\build", $true)\'', null],
+    ['powershell -c \'[IO.Directory]::Delete("$env:TEMP\\build", $true)\'', null],
+    ["powershell -c '[IO.Directory]::Delete($dir, $true)'", null],
+    ["powershell -c '(Get-Item .\\build).Delete($true)'", null],
+    ['robocopy src dst /MIR', null],
+    ['robocopy .\\dist C:\\deploy\\site /MIR /NFL /NDL', null],
+    ['robocopy C:\\empty C:\\Users\\agent /MIR /XX', null],
+    ['robocopy C:\\data D:\\backup\\data /E', null],
+    ['robocopy C:\\empty C:\\Users\\agent /MIR /L', null],
+    ['psexec \\\\fs01 ipconfig /all', null],
+    ['psexec \\\\fs01 -s cmd /c "dir C:\\"', null],
+    ['psexec \\\\fs01 -u admin -p pw -h wbadmin get versions', null],
+  ])('%s ⇒ %s', (command, code) => {
+    expect(verdictOf(command)).toBe(code);
+  });
+
+  it.each<[string, VerdictCode | null]>([
+    ['psexec \\\\fs01 -s -d cmd /c "vssadmin delete shadows /all /quiet"', D],
+    ['psexec \\\\fs01,fs02 -s vssadmin delete shadows /all /quiet', D],
+    ['robocopy C:\\empty C:\\Users\\agent /MIR', D],
+    ['powershell -c "[IO.Directory]::Delete($env:USERPROFILE, $true)"', D],
+    ['psexec \\\\fs01,fs02 ipconfig /all', null],
+    ['robocopy C:\\src C:\\deploy\\site /MIR', null],
+    ['robocopy .\\dist \\\\web01\\site /MIR', null],
+    ['robocopy .\\dist \\\\web01\\site /MIR /L', null],
+    ['robocopy C:\\empty C:\\ /MIR /L', null],
+  ])('raw line: %s ⇒ %s', (line, code) => {
+    expect(topFinding(judgeWindowsCommandLine(line) ?? [])?.code ?? null).toBe(code);
+  });
+});
