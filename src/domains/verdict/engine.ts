@@ -77,7 +77,13 @@ function analyzeBuiltIn(action: string, payload: unknown, ctx: EvaluateContext):
       // cloud REST APIs (DELETE of a repository, of a protected branch) judge both the same.
       const p = payload as HttpRequestPayload;
       const findings = analyzeHttpRequest(p, egress);
-      findings.push(...judgeArgv(['curl', '-X', (p.method ?? 'GET').toUpperCase(), p.url], catalogue));
+      const argv = ['curl', '-X', (p.method ?? 'GET').toUpperCase()];
+      // The body as curl's `-d` (the first 64 KiB: enough for a query, bounded for the rules).
+      if (p.body !== undefined && p.body !== null) {
+        const body = typeof p.body === 'string' ? p.body : JSON.stringify(p.body);
+        argv.push('-d', body.length > 65536 ? body.slice(0, 65536) : body);
+      }
+      findings.push(...judgeArgv([...argv, p.url], catalogue));
       return findings;
     }
     case 'email.send': {
