@@ -80,7 +80,10 @@ export interface Arbiter {
   remember(input: RememberInput): Promise<Remembered>;
   /** The facts relevant to a query, or `unknown` when nothing relevant is known. */
   recall(query: string, topK?: number): Promise<Recall>;
-  /** Judges a tool call and applies `failMode` and `mode`: the one decision a guard needs. */
+  /**
+   * Judges a tool call and applies `failMode` and `mode`: the one decision a guard needs. Without
+   * `mapped`, the call is mapped by `mapToolCall`, relative paths against this process's directory.
+   */
   check(call: ToolCall, mapped?: MappedCall): Promise<GuardDecision>;
 }
 

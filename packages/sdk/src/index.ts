@@ -23,6 +23,13 @@ export {
   type ServiceErrorCode,
 } from './errors.ts';
 export type { components, paths } from './generated/openapi.ts';
-export { type MappedCall, mapToolCall, type ToolCall, type VerdictAction } from './tool-calls.ts';
+export {
+  type MapOptions,
+  type MappedCall,
+  mapToolCall,
+  resolveRelativePaths,
+  type ToolCall,
+  type VerdictAction,
+} from './tool-calls.ts';
 export { retryAfterMs } from './transport.ts';
 export { verifyWebhook, type WebhookHeaders } from './webhooks.ts';

@@ -31,12 +31,25 @@ function writtenContent(args: Record<string, unknown>): string {
   return '';
 }
 
+export interface MapOptions {
+  /**
+   * The directory the tool resolves relative paths against: its process's working directory. By
+   * default this process's, where the runtime has one. See `resolveRelativePaths`.
+   */
+  cwd?: string;
+}
+
 /**
  * Maps a tool call to an Arbiter action by the names of its arguments: `command`/`cmd` → shell.exec,
  * `sql` → db.query, `url` → http.request, `path`/`file_path` → fs.read, fs.write or fs.delete by the
  * tool's name. Anything else goes to the judgment engine with the tool's name as `action_type`.
+ * Relative paths are resolved against `options.cwd` (see `resolveRelativePaths`).
  */
-export function mapToolCall(call: ToolCall): MappedCall {
+export function mapToolCall(call: ToolCall, options: MapOptions = {}): MappedCall {
+  return resolveRelativePaths(mapByArgumentNames(call), options.cwd ?? processCwd());
+}
+
+function mapByArgumentNames(call: ToolCall): MappedCall {
   const { name, args } = call;
   const command = str(args.command) ?? str(args.cmd);
   if (command !== undefined) {
@@ -63,4 +76,128 @@ export function mapToolCall(call: ToolCall): MappedCall {
     return { kind: 'verdict', action, payload };
   }
   return { kind: 'judgment', action_type: name, payload: args };
+}
+
+function processCwd(): string | undefined {
+  // Browsers and edge runtimes have no working directory: relative paths stay for the service.
+  const proc = (globalThis as { process?: { cwd?: () => string } }).process;
+  try {
+    return typeof proc?.cwd === 'function' ? proc.cwd() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const utf8Decoder = new TextDecoder('utf-8');
+const utf8Encoder = new TextEncoder();
+
+/** Percent-decoded until stable (three rounds at most); a malformed escape stays as it is. */
+function percentDecoded(text: string): string {
+  let current = text;
+  for (let round = 0; round < 3 && current.includes('%'); round++) {
+    const bytes = utf8Encoder.encode(current);
+    const out: number[] = [];
+    for (let i = 0; i < bytes.length; i++) {
+      const hex =
+        bytes[i] === 37
+          ? /^[0-9A-Fa-f]{2}$/.exec(String.fromCharCode(bytes[i + 1] ?? 0, bytes[i + 2] ?? 0))
+          : null;
+      if (hex) {
+        out.push(Number.parseInt(hex[0], 16));
+        i += 2;
+      } else {
+        out.push(bytes[i]!);
+      }
+    }
+    const next = utf8Decoder.decode(new Uint8Array(out));
+    if (next === current) break;
+    current = next;
+  }
+  return current;
+}
+
+/**
+ * A path as the service reads it before placing it: percent-decoded, NFKC-folded (a full-width
+ * `／` is a `/`), cut at NUL, trimmed, with `\` as a separator.
+ */
+function asTheServiceReadsIt(path: string): string {
+  let seen = percentDecoded(path);
+  if (!/^[\x00-\x7f]*$/.test(seen)) seen = seen.normalize('NFKC');
+  const nul = seen.indexOf('\0');
+  if (nul >= 0) seen = seen.slice(0, nul);
+  return seen.trim().replaceAll('\\', '/');
+}
+
+/**
+ * Paths the service places without a working directory: absolute (`/…`, `//host/…`, `C:…`), in a
+ * home (`~`, `~user`, `$HOME`) or under a Windows variable (`%SystemRoot%`, `$env:windir`).
+ */
+const PLACED_BY_THE_SERVICE = /^(?:\/|~|[A-Za-z]:|\$HOME(?:\/|$)|\$[Ee][Nn][Vv]:|%[A-Za-z])/;
+
+/** True when a relative path names the working directory itself or a directory above it: `.`, `..`, `a/../..`. */
+function isWorkingTreeOrAbove(seen: string): boolean {
+  const names: string[] = [];
+  for (const segment of seen.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..' && names.length > 0 && names[names.length - 1] !== '..') names.pop();
+    else names.push(segment);
+  }
+  return names.every((name) => name === '..');
+}
+
+/** `/a/./b/../c` → `/a/c`. */
+function withoutDotSegments(absolute: string): string {
+  const out: string[] = [];
+  for (const segment of absolute.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') out.pop();
+    else out.push(segment);
+  }
+  return `/${out.join('/')}`;
+}
+
+function resolvedPath(path: string, cwd: string, keepWorkingTree: boolean): string {
+  const seen = asTheServiceReadsIt(path);
+  if (seen === '' || PLACED_BY_THE_SERVICE.test(seen)) return path;
+  // The service knows a working tree only as its own workspace: a recursive delete of this one,
+  // or of a directory above it, stays relative so that it is judged as the wipe of a working tree.
+  if (keepWorkingTree && isWorkingTreeOrAbove(seen)) return path;
+  const joined = `${cwd.replace(/[\\/]+$/, '')}/${path.trim()}`;
+  // A plain path goes resolved (`/work/x/../../etc/shadow` as `/etc/shadow`); any other (escapes,
+  // backslashes, text outside ASCII) as joined, for the service to read like the relative one.
+  return /^\/[\x20-\x7e]*$/.test(joined) && !/[%\\]/.test(joined) ? withoutDotSegments(joined) : joined;
+}
+
+/**
+ * Resolves the relative paths of a verdict action against the directory the tool runs in, so that
+ * the service judges the file the tool will touch: otherwise it resolves them against a workspace
+ * of its own, and `../../etc/shadow` read from /work/x is not /etc/shadow there. The `path` of
+ * fs.read, fs.write and fs.delete becomes absolute, and shell.exec gets `cwd` (its own `cwd`
+ * resolved, or `cwd` itself). Absolute paths, `~` and Windows forms are left for the service, and
+ * so is a recursive delete of the working directory or above it (the service refuses it as the
+ * wipe of its working tree). Calls for the judgment engine are returned as they are. `cwd` is by
+ * default this process's working directory; without one (a browser) nothing is resolved.
+ */
+export function resolveRelativePaths(mapped: MappedCall, cwd: string | undefined = processCwd()): MappedCall {
+  if (mapped.kind !== 'verdict' || cwd === undefined || cwd === '') return mapped;
+  const payload = mapped.payload;
+  switch (mapped.action) {
+    case 'fs.read':
+    case 'fs.write':
+    case 'fs.delete': {
+      if (typeof payload.path !== 'string') return mapped;
+      const recursive = mapped.action === 'fs.delete' && payload.recursive === true;
+      return { ...mapped, payload: { ...payload, path: resolvedPath(payload.path, cwd, recursive) } };
+    }
+    case 'shell.exec': {
+      if (payload.cwd !== undefined && typeof payload.cwd !== 'string') return mapped;
+      const own = typeof payload.cwd === 'string' && payload.cwd.trim() !== '' ? payload.cwd : undefined;
+      return {
+        ...mapped,
+        payload: { ...payload, cwd: own === undefined ? cwd : resolvedPath(own, cwd, false) },
+      };
+    }
+    default:
+      return mapped;
+  }
 }
