@@ -1,4 +1,11 @@
-import { type Arbiter, type GuardDecision, type MappedCall, mapToolCall, type ToolCall } from '@arbiter/sdk';
+import {
+  type Arbiter,
+  type GuardDecision,
+  type MappedCall,
+  mapToolCall,
+  resolveRelativePaths,
+  type ToolCall,
+} from '@arbiter/sdk';
 import type { Tool, ToolExecutionOptions, ToolSet } from 'ai';
 
 /** Thrown in place of a refused tool's `execute`: the AI SDK hands it to the model as a tool error. */
@@ -17,6 +24,11 @@ export class ArbiterRefusal extends Error {
 export interface GuardToolsOptions {
   /** How a call is judged; by default by its argument names (see `mapToolCall` of @arbiter/sdk). */
   map?: (call: ToolCall) => MappedCall;
+  /**
+   * The directory the tools resolve relative paths against, by default this process's: a relative
+   * fs path is judged as the file the tool will touch (see `resolveRelativePaths` of @arbiter/sdk).
+   */
+  cwd?: string;
 }
 
 const asArgs = (input: unknown): Record<string, unknown> =>
@@ -34,7 +46,10 @@ export function guardTools<T extends ToolSet>(
   arbiter: Arbiter,
   options: GuardToolsOptions = {},
 ): T {
-  const map = options.map ?? mapToolCall;
+  const map = (call: ToolCall): MappedCall =>
+    options.map
+      ? resolveRelativePaths(options.map(call), options.cwd)
+      : mapToolCall(call, { cwd: options.cwd });
   // One judgment per tool call, shared by needsApproval and execute.
   const decisions = new Map<string, Promise<GuardDecision>>();
   const decide = (name: string, input: unknown, toolCallId: string) => {

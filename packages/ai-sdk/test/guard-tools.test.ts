@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { type Arbiter, createArbiter, mapToolCall } from '@arbiter/sdk';
 import { generateText, type ModelMessage, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
@@ -44,6 +45,14 @@ function toolbox() {
         return `ran ${command}`;
       },
     }),
+    read_file: tool({
+      description: 'Read a file',
+      inputSchema: z.object({ path: z.string() }),
+      execute: async ({ path }) => {
+        effects.push(`read ${path}`);
+        return `contents of ${path}`;
+      },
+    }),
     send_email: tool({
       description: 'Send an email',
       inputSchema: z.object({ to: z.string(), subject: z.string(), body: z.string() }),
@@ -79,6 +88,25 @@ describe('guardTools on the Vercel AI SDK agent loop', () => {
     const error = result.steps[0]!.content.find((p) => p.type === 'tool-error');
     expect(String((error as { error: unknown }).error)).toContain('DEST_MUTATION');
     expect(result.text).toBe('done');
+  });
+
+  it('judges a relative path where the tool runs: ../../etc/shadow from /work/x is refused', async () => {
+    for (const [path_, options] of [
+      ['../../etc/shadow', { cwd: '/work/x' }],
+      // By default the tools run in this process's directory.
+      [path.relative(process.cwd(), '/etc/shadow'), {}],
+    ] as const) {
+      const { tools, effects } = toolbox();
+      const result = await generateText({
+        model: scriptedModel('read_file', { path: path_ }),
+        tools: guardTools(tools, arbiter, options),
+        prompt: 'read it',
+        stopWhen: stepCountIs(3),
+      });
+      expect(effects).toEqual([]);
+      const error = result.steps[0]!.content.find((p) => p.type === 'tool-error');
+      expect(String((error as { error: unknown }).error)).toContain('FILESYSTEM_DENIED');
+    }
   });
 
   it('passes a safe call through to execute', async () => {

@@ -1,10 +1,22 @@
-import { type Arbiter, type GuardDecision, type MappedCall, mapToolCall, type ToolCall } from '@arbiter/sdk';
+import {
+  type Arbiter,
+  type GuardDecision,
+  type MappedCall,
+  mapToolCall,
+  resolveRelativePaths,
+  type ToolCall,
+} from '@arbiter/sdk';
 import { interrupt } from '@langchain/langgraph';
 import { createMiddleware, type HITLRequest, type HITLResponse, ToolMessage } from 'langchain';
 
 export interface ArbiterMiddlewareOptions {
   /** How a call is judged; by default by its argument names (see `mapToolCall` of @arbiter/sdk). */
   map?: (call: ToolCall) => MappedCall;
+  /**
+   * The directory the tools resolve relative paths against, by default this process's: a relative
+   * fs path is judged as the file the tool will touch (see `resolveRelativePaths` of @arbiter/sdk).
+   */
+  cwd?: string;
 }
 
 const asArgs = (input: unknown): Record<string, unknown> =>
@@ -20,7 +32,10 @@ const asArgs = (input: unknown): Record<string, unknown> =>
  * or `reject`. Needs a checkpointer, as every interrupt does.
  */
 export function arbiterMiddleware(arbiter: Arbiter, options: ArbiterMiddlewareOptions = {}) {
-  const map = options.map ?? mapToolCall;
+  const map = (call: ToolCall): MappedCall =>
+    options.map
+      ? resolveRelativePaths(options.map(call), options.cwd)
+      : mapToolCall(call, { cwd: options.cwd });
   // A resumed run calls the hook again: the call is judged once per tool call id in this process.
   const decisions = new Map<string, Promise<GuardDecision>>();
 

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { type Arbiter, createArbiter, mapToolCall } from '@arbiter/sdk';
 import { fakeModel } from '@langchain/core/testing';
 import { Command, MemorySaver } from '@langchain/langgraph';
@@ -18,6 +19,13 @@ function toolbox() {
     },
     { name: 'run_command', description: 'Run a shell command', schema: z.object({ command: z.string() }) },
   );
+  const readFile = tool(
+    async ({ path }) => {
+      effects.push(`read ${path}`);
+      return `contents of ${path}`;
+    },
+    { name: 'read_file', description: 'Read a file', schema: z.object({ path: z.string() }) },
+  );
   const sendEmail = tool(
     async ({ to }) => {
       effects.push(`mailed ${to}`);
@@ -29,7 +37,7 @@ function toolbox() {
       schema: z.object({ to: z.string(), subject: z.string(), body: z.string() }),
     },
   );
-  return { tools: [runCommand, sendEmail], effects };
+  return { tools: [runCommand, readFile, sendEmail], effects };
 }
 
 /** The model's scripted turns: one tool call, then a final answer. */
@@ -65,6 +73,24 @@ describe('arbiterMiddleware on a LangChain createAgent loop', () => {
     expect(refused.status).toBe('error');
     expect(String(refused.content)).toContain('DEST_MUTATION');
     expect(result.messages.at(-1)!.content).toBe('done');
+  });
+
+  it('judges a relative path where the tool runs: ../../etc/shadow from /work/x is refused', async () => {
+    for (const [path_, options] of [
+      ['../../etc/shadow', { cwd: '/work/x' }],
+      // By default the tools run in this process's directory.
+      [path.relative(process.cwd(), '/etc/shadow'), {}],
+    ] as const) {
+      const { tools, effects } = toolbox();
+      const agent = createAgent({
+        model: scripted('read_file', { path: path_ }),
+        tools,
+        middleware: [arbiterMiddleware(arbiter, options)],
+      });
+      const result = await agent.invoke({ messages: [{ role: 'user', content: 'read it' }] });
+      expect(effects).toEqual([]);
+      expect(String(toolMessage(result.messages)!.content)).toContain('FILESYSTEM_DENIED');
+    }
   });
 
   it('passes a safe call to the tool', async () => {

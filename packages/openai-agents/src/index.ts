@@ -1,4 +1,11 @@
-import { type Arbiter, type GuardDecision, type MappedCall, mapToolCall, type ToolCall } from '@arbiter/sdk';
+import {
+  type Arbiter,
+  type GuardDecision,
+  type MappedCall,
+  mapToolCall,
+  resolveRelativePaths,
+  type ToolCall,
+} from '@arbiter/sdk';
 import {
   defineToolInputGuardrail,
   type FunctionTool,
@@ -13,6 +20,11 @@ type AnyFunctionTool = FunctionTool<any, any, any>;
 export interface ArbiterGuardOptions {
   /** How a call is judged; by default by its argument names (see `mapToolCall` of @arbiter/sdk). */
   map?: (call: ToolCall) => MappedCall;
+  /**
+   * The directory the tools resolve relative paths against, by default this process's: a relative
+   * fs path is judged as the file the tool will touch (see `resolveRelativePaths` of @arbiter/sdk).
+   */
+  cwd?: string;
 }
 
 export interface ArbiterGuard {
@@ -43,7 +55,10 @@ function parseArguments(text: string): Record<string, unknown> {
  * ESCALATE → the run stops with an approval interruption; otherwise the tool runs.
  */
 export function arbiterGuard(arbiter: Arbiter, options: ArbiterGuardOptions = {}): ArbiterGuard {
-  const map = options.map ?? mapToolCall;
+  const map = (call: ToolCall): MappedCall =>
+    options.map
+      ? resolveRelativePaths(options.map(call), options.cwd)
+      : mapToolCall(call, { cwd: options.cwd });
   const decisions = new Map<string, Promise<GuardDecision>>();
   const decide = (name: string, args: Record<string, unknown>, callId: string | undefined) => {
     const cached = callId === undefined ? undefined : decisions.get(callId);

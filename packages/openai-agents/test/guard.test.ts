@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { type Arbiter, createArbiter, mapToolCall } from '@arbiter/sdk';
 import {
   Agent,
@@ -73,6 +74,15 @@ function toolbox() {
       return `ran ${command}`;
     },
   });
+  const readFile = tool({
+    name: 'read_file',
+    description: 'Read a file',
+    parameters: z.object({ path: z.string() }),
+    execute: async ({ path }) => {
+      effects.push(`read ${path}`);
+      return `contents of ${path}`;
+    },
+  });
   const sendEmail = tool({
     name: 'send_email',
     description: 'Send an email',
@@ -82,7 +92,7 @@ function toolbox() {
       return 'sent';
     },
   });
-  return { runCommand, sendEmail, effects };
+  return { runCommand, readFile, sendEmail, effects };
 }
 
 describe('arbiterGuard on the OpenAI Agents JS runner', () => {
@@ -109,6 +119,26 @@ describe('arbiterGuard on the OpenAI Agents JS runner', () => {
     expect(effects).toEqual([]);
     expect(toolOutputSeen(model)).toContain('DEST_MUTATION');
     expect(result.finalOutput).toBe('done');
+  });
+
+  it('judges a relative path where the tool runs: ../../etc/shadow from /work/x is refused', async () => {
+    for (const [path_, options] of [
+      ['../../etc/shadow', { cwd: '/work/x' }],
+      // By default the tools run in this process's directory.
+      [path.relative(process.cwd(), '/etc/shadow'), {}],
+    ] as const) {
+      const { readFile, effects } = toolbox();
+      const model = new ScriptedModel({ name: 'read_file', args: { path: path_ } });
+      const agent = new Agent({
+        name: 'ops',
+        instructions: 'help',
+        model,
+        tools: [arbiterGuard(arbiter, options).guard(readFile)],
+      });
+      await run(agent, 'read it');
+      expect(effects).toEqual([]);
+      expect(toolOutputSeen(model)).toContain('FILESYSTEM_DENIED');
+    }
   });
 
   it('lets a safe call run', async () => {
