@@ -134,6 +134,7 @@ mcp
   .argument('<command>', 'the MCP server to run, after --')
   .argument('[args...]', "the server's arguments")
   .option('--config <file>', 'JSON file mapping tool names and arguments to Arbiter actions')
+  .option('--cwd <dir>', "the server's working directory, where its relative paths point (default: this one)")
   .option('--fail-open', 'let calls through when Arbiter cannot be reached (default: refuse them)')
   .option('--monitor', 'never refuse; only record what would have been decided')
   .option('--approval-timeout <seconds>', 'how long an escalation waits for a human', '300')
@@ -141,7 +142,7 @@ mcp
     async (
       command: string,
       args: string[],
-      opts: { config?: string; failOpen?: boolean; monitor?: boolean; approvalTimeout: string },
+      opts: { config?: string; cwd?: string; failOpen?: boolean; monitor?: boolean; approvalTimeout: string },
     ) => {
       const { runGuard } = await import('./integrations/mcp-guard.ts');
       await runGuard({ command, args, ...opts });

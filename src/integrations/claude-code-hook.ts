@@ -1,4 +1,11 @@
-import { type Arbiter, ArbiterError, type GuardDecision, type MappedCall } from '@arbiter/sdk';
+import path from 'node:path';
+import {
+  type Arbiter,
+  ArbiterError,
+  type GuardDecision,
+  type MappedCall,
+  resolveRelativePaths,
+} from '@arbiter/sdk';
 
 /** What a Claude Code `PreToolUse` hook prints on stdout. */
 export interface PreToolUseOutput {
@@ -55,9 +62,10 @@ function output(decision: GuardDecision['decision'], reason: string): PreToolUse
 /**
  * Decides one `PreToolUse` event: deny an unsafe verdict or a BLOCKED judgment, ask a human on
  * ESCALATE, allow the rest. Unreadable input is denied: a hook that cannot tell must not allow.
+ * Relative paths are judged from the event's `cwd` (this process's when it has none).
  */
 export async function decidePreToolUse(arbiter: Arbiter, stdin: string): Promise<PreToolUseOutput> {
-  let event: { tool_name?: unknown; tool_input?: unknown };
+  let event: { tool_name?: unknown; tool_input?: unknown; cwd?: unknown };
   try {
     event = JSON.parse(stdin) as typeof event;
   } catch {
@@ -70,7 +78,10 @@ export async function decidePreToolUse(arbiter: Arbiter, stdin: string): Promise
     event.tool_input && typeof event.tool_input === 'object'
       ? (event.tool_input as Record<string, unknown>)
       : {};
-  const mapped = mapClaudeCodeTool(event.tool_name, input);
+  // Claude Code's tools read relative paths from the session's directory, which the event carries
+  // (the hook itself runs there too): Arbiter judges them there, not in a workspace of its own.
+  const cwd = path.resolve(typeof event.cwd === 'string' ? event.cwd : '');
+  const mapped = resolveRelativePaths(mapClaudeCodeTool(event.tool_name, input), cwd);
   let decision: GuardDecision;
   try {
     decision = await arbiter.check({ name: event.tool_name, args: input }, mapped);

@@ -1,5 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { type Arbiter, ArbiterError, type GuardDecision, type MappedCall, mapToolCall } from '@arbiter/sdk';
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import {
+  type Arbiter,
+  ArbiterError,
+  type GuardDecision,
+  type MappedCall,
+  mapToolCall,
+  resolveRelativePaths,
+} from '@arbiter/sdk';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { toolError } from './mcp-server.ts';
@@ -48,8 +56,26 @@ export function readGuardConfig(file: string): GuardConfig {
   return parsed.data;
 }
 
-/** How a tool call is judged: the configuration's mapping first, then the argument names. */
-export function mapGuardedCall(config: GuardConfig, name: string, args: Record<string, unknown>): MappedCall {
+/**
+ * How a tool call is judged: the configuration's mapping first, then the argument names. Relative
+ * paths are resolved against `cwd`, the wrapped server's working directory (see `resolveRelativePaths`
+ * of @arbiter/sdk): the server reads `../../etc/shadow` from there, not from Arbiter's workspace.
+ */
+export function mapGuardedCall(
+  config: GuardConfig,
+  name: string,
+  args: Record<string, unknown>,
+  cwd: string = process.cwd(),
+): MappedCall {
+  return resolveRelativePaths(mapByConfig(config, name, args, cwd), cwd);
+}
+
+function mapByConfig(
+  config: GuardConfig,
+  name: string,
+  args: Record<string, unknown>,
+  cwd: string,
+): MappedCall {
   const rule = config.tools[name];
   if (rule && 'action_type' in rule)
     return { kind: 'judgment', action_type: rule.action_type, payload: args };
@@ -64,11 +90,13 @@ export function mapGuardedCall(config: GuardConfig, name: string, args: Record<s
     // A configured action is judged by the verdict engine, whatever its name.
     return { kind: 'verdict', action: rule.action as never, payload };
   }
-  return mapToolCall({ name, args });
+  return mapToolCall({ name, args }, { cwd });
 }
 
 export interface GuardOptions {
   config: GuardConfig;
+  /** The wrapped server's working directory, where its relative paths point (default: the guard's). */
+  cwd?: string;
   /** How long an escalation waits for a human before the call is refused. */
   approvalTimeoutMs: number;
   approvalIntervalMs?: number;
@@ -85,7 +113,7 @@ export async function decideToolCall(
 ): Promise<Decided> {
   let decision: GuardDecision;
   try {
-    decision = await arbiter.check({ name, args }, mapGuardedCall(options.config, name, args));
+    decision = await arbiter.check({ name, args }, mapGuardedCall(options.config, name, args, options.cwd));
   } catch (err) {
     return { forward: false, result: toolError('ARBITER_ERROR', (err as Error).message) };
   }
@@ -158,11 +186,12 @@ export function relay(client: Transport, server: Transport, arbiter: Arbiter, op
   client.onclose = () => void server.close();
 }
 
-/** `arbiter mcp guard [--config FILE] -- <command> [args…]`. */
+/** `arbiter mcp guard [--config FILE] [--cwd DIR] -- <command> [args…]`. */
 export async function runGuard(opts: {
   command: string;
   args: string[];
   config?: string;
+  cwd?: string;
   failOpen?: boolean;
   monitor?: boolean;
   approvalTimeout: string;
@@ -171,6 +200,10 @@ export async function runGuard(opts: {
   if (!Number.isFinite(seconds) || seconds < 0)
     throw new Error('--approval-timeout must be a number of seconds');
   const config = opts.config ? readGuardConfig(opts.config) : GuardConfigSchema.parse({});
+  // The server's relative paths are judged from where it runs: --cwd, or the guard's own directory.
+  const cwd = path.resolve(opts.cwd ?? process.cwd());
+  if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory())
+    throw new Error(`--cwd ${opts.cwd}: not a directory`);
   const [{ StdioServerTransport }, { StdioClientTransport, getDefaultEnvironment }, { arbiterFromEnv }] =
     await Promise.all([
       import('@modelcontextprotocol/sdk/server/stdio.js'),
@@ -190,10 +223,11 @@ export async function runGuard(opts: {
     command: opts.command,
     args: opts.args,
     env: env as Record<string, string>,
+    cwd,
     stderr: 'inherit',
   });
   const client = new StdioServerTransport();
-  relay(client, server, arbiter, { config, approvalTimeoutMs: seconds * 1000 });
+  relay(client, server, arbiter, { config, cwd, approvalTimeoutMs: seconds * 1000 });
   await server.start();
   await client.start();
 }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { createArbiter } from '@arbiter/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decidePreToolUse, type PreToolUseOutput } from '../../src/integrations/claude-code-hook.ts';
@@ -63,6 +64,37 @@ describe('arbiter hook claude-code', { timeout: 120_000 }, () => {
     expect(unsafe.output.hookSpecificOutput.permissionDecisionReason).toContain('DEST_MUTATION');
     expect(safe.code).toBe(0);
     expect(safe.output.hookSpecificOutput.permissionDecision).toBe('allow');
+  });
+
+  it("judges relative paths from the session's directory: ../../etc/shadow from /work/x is denied", async () => {
+    const [read, cat, here, own] = await Promise.all([
+      runHook(
+        {
+          hook_event_name: 'PreToolUse',
+          cwd: '/work/x',
+          tool_name: 'Read',
+          tool_input: { file_path: '../../etc/shadow' },
+        },
+        service.env,
+      ),
+      runHook({ ...bash('cat ../../etc/shadow'), cwd: '/work/x' }, service.env),
+      runHook({ ...bash('ls -la src'), cwd: '/work/x' }, service.env),
+      // Without a cwd in the event, the hook's own directory (Claude Code runs it in the project).
+      runHook(
+        {
+          hook_event_name: 'PreToolUse',
+          tool_name: 'Read',
+          tool_input: { file_path: path.relative(process.cwd(), '/etc/shadow') },
+        },
+        service.env,
+      ),
+    ]);
+    for (const denied of [read, cat, own]) {
+      expect(denied.code).toBe(0);
+      expect(denied.output.hookSpecificOutput.permissionDecision).toBe('deny');
+      expect(denied.output.hookSpecificOutput.permissionDecisionReason).toContain('FILESYSTEM_DENIED');
+    }
+    expect(here.output.hookSpecificOutput.permissionDecision).toBe('allow');
   });
 
   it('denies with a reason when the service is down, and allows with --fail-open', async () => {

@@ -30,6 +30,29 @@ describe('the guard decides one call', () => {
     expect(() => GuardConfigSchema.parse({ tools: { x: { action: 'shell.exec', extra: 1 } } })).toThrow();
   });
 
+  it("resolves relative paths against the server's directory, configured mappings included", () => {
+    const cat = GuardConfigSchema.parse({ tools: { cat: { action: 'fs.read', payload: { path: 'file' } } } });
+    expect(mapGuardedCall(cat, 'cat', { file: '../../etc/shadow' }, '/work/x')).toEqual({
+      kind: 'verdict',
+      action: 'fs.read',
+      payload: { path: '/etc/shadow' },
+    });
+    expect(mapGuardedCall(config, 'read_file', { path: '../../etc/shadow' }, '/work/x')).toEqual({
+      kind: 'verdict',
+      action: 'fs.read',
+      payload: { path: '/etc/shadow' },
+    });
+    expect(mapGuardedCall(config, 'run', { command: 'ls' }, '/work/x')).toEqual({
+      kind: 'verdict',
+      action: 'shell.exec',
+      payload: { command: 'ls', cwd: '/work/x' },
+    });
+    // Without a directory, the guard's own.
+    expect(mapGuardedCall(config, 'read_file', { path: 'a' }).payload).toEqual({
+      path: `${process.cwd()}/a`,
+    });
+  });
+
   it('refuses an escalated call when Arbiter goes away while a human decides', async () => {
     const t = await createTestApp('sqlite');
     await t.app.listen({ port: 0, host: '127.0.0.1' });

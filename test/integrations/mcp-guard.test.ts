@@ -16,8 +16,12 @@ interface Guarded {
   close(): Promise<void>;
 }
 
-/** A real MCP client → `arbiter mcp guard` → the recording MCP server. */
-async function guarded(env: Record<string, string>, guardArgs: string[] = []): Promise<Guarded> {
+/** A real MCP client → `arbiter mcp guard` (started in `cwd`, by default this one) → the recording MCP server. */
+async function guarded(
+  env: Record<string, string>,
+  guardArgs: string[] = [],
+  cwd?: string,
+): Promise<Guarded> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-guard-'));
   const recordFile = path.join(dir, 'calls.jsonl');
   fs.writeFileSync(recordFile, '');
@@ -26,6 +30,7 @@ async function guarded(env: Record<string, string>, guardArgs: string[] = []): P
     args: [BIN, 'mcp', 'guard', ...guardArgs, '--', process.execPath, SERVER],
     env: { ...(process.env as Record<string, string>), ...env, RECORD_FILE: recordFile },
     stderr: 'pipe',
+    ...(cwd ? { cwd } : {}),
   });
   const client = new Client({ name: 'guard-test', version: '1.0.0' });
   await client.connect(transport);
@@ -59,6 +64,7 @@ describe('arbiter mcp guard', { timeout: 120_000 }, () => {
     const g = await guarded(service.env);
     try {
       expect((await g.client.listTools()).tools.map((t) => t.name).sort()).toEqual([
+        'delete_path',
         'execute_command',
         'publish_note',
         'read_file',
@@ -80,6 +86,47 @@ describe('arbiter mcp guard', { timeout: 120_000 }, () => {
       expect(g.received()).toEqual([{ tool: 'read_file', args: { path: 'README.md' } }]);
     } finally {
       await g.close();
+    }
+  });
+
+  it("judges relative paths from the wrapped server's directory: ../../etc/shadow from there is refused", async () => {
+    // A directory of its own, so that the way up to /etc/shadow is relative: ../../etc/shadow from /tmp/x.
+    const where = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-guard-cwd-'));
+    const shadow = path.relative(where, '/etc/shadow');
+    expect(shadow).toMatch(/^(\.\.\/)+etc\/shadow$/);
+    const pidFile = path.join(where, 'server.json');
+    // The server runs where the guard runs, or in --cwd.
+    const own = await guarded(service.env, [], where);
+    const configured = await guarded({ ...service.env, PID_FILE: pidFile }, ['--cwd', where]);
+    try {
+      for (const g of [own, configured]) {
+        const read = await g.client.callTool({ name: 'read_file', arguments: { path: shadow } });
+        expect(read.isError).toBe(true);
+        expect(text(read)).toMatch(/^FILESYSTEM_DENIED: .*\/etc\/shadow/);
+        const cat = await g.client.callTool({
+          name: 'execute_command',
+          arguments: { command: `cat ${shadow}` },
+        });
+        expect(cat.isError).toBe(true);
+        expect(text(cat)).toMatch(/^FILESYSTEM_DENIED: /);
+        // Resolving the path does not hide the wipe of the server's own working tree.
+        const wipe = await g.client.callTool({
+          name: 'delete_path',
+          arguments: { path: '.', recursive: true },
+        });
+        expect(wipe.isError).toBe(true);
+        expect(text(wipe)).toMatch(/^DEST_MUTATION: /);
+        expect(g.received()).toEqual([]);
+
+        // The server receives the call as the client made it.
+        const notes = await g.client.callTool({ name: 'read_file', arguments: { path: 'notes/a.md' } });
+        expect(notes.isError).toBeFalsy();
+        expect(g.received()).toEqual([{ tool: 'read_file', args: { path: 'notes/a.md' } }]);
+      }
+      expect(JSON.parse(fs.readFileSync(pidFile, 'utf8')).cwd).toBe(fs.realpathSync(where));
+    } finally {
+      await Promise.all([own.close(), configured.close()]);
+      fs.rmSync(where, { recursive: true, force: true });
     }
   });
 
