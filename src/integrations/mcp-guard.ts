@@ -155,11 +155,46 @@ interface Transport {
   start(): Promise<void>;
 }
 
+/** Who ended a relay: its client, its server, or the guard itself (a signal, a broken pipe). */
+export type ClosedBy = 'client' | 'server' | 'guard';
+
 /**
  * Relays JSON-RPC between a client and a server, holding every `tools/call` until Arbiter allows
- * it. A refused call is answered by the guard itself: the server never receives it.
+ * it. A refused call is answered by the guard itself: the server never receives it. When either
+ * side closes, both are closed (the server's process ended, see StdioClientTransport.close) and
+ * `onClosed` is called once. Returns the function that closes the relay.
  */
-export function relay(client: Transport, server: Transport, arbiter: Arbiter, options: GuardOptions): void {
+export function relay(
+  client: Transport,
+  server: Transport,
+  arbiter: Arbiter,
+  options: GuardOptions,
+  onClosed?: (by: ClosedBy) => void,
+): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  const close = (by: ClosedBy): Promise<void> => {
+    // Set before either transport closes: each close calls onclose, which lands here again.
+    closing ??= Promise.resolve().then(async () => {
+      await Promise.allSettled([client.close(), server.close()]);
+      onClosed?.(by);
+    });
+    return closing;
+  };
+  const forward = (message: JSONRPCMessage) =>
+    server.send(message).catch(() => {
+      // The server is gone (or going): a request still gets an answer, not silence.
+      const id = (message as { id?: string | number }).id;
+      if (id !== undefined && 'method' in message && closing === undefined) {
+        void client
+          .send({
+            jsonrpc: '2.0',
+            id,
+            error: { code: -32603, message: 'the wrapped MCP server is not running' },
+          })
+          .catch(() => {});
+      }
+    });
+
   client.onmessage = (message) => {
     const request = message as {
       method?: string;
@@ -167,7 +202,7 @@ export function relay(client: Transport, server: Transport, arbiter: Arbiter, op
       params?: { name?: unknown; arguments?: unknown };
     };
     if (request.method !== 'tools/call' || request.id === undefined) {
-      void server.send(message);
+      void forward(message);
       return;
     }
     const name = typeof request.params?.name === 'string' ? request.params.name : '';
@@ -177,14 +212,18 @@ export function relay(client: Transport, server: Transport, arbiter: Arbiter, op
         : {};
     void decideToolCall(arbiter, options, name, args).then((decided) =>
       decided.forward
-        ? server.send(message)
-        : client.send({ jsonrpc: '2.0', id: request.id!, result: decided.result }),
+        ? forward(message)
+        : client.send({ jsonrpc: '2.0', id: request.id!, result: decided.result }).catch(() => {}),
     );
   };
-  server.onmessage = (message) => void client.send(message);
-  server.onclose = () => void client.close();
-  client.onclose = () => void server.close();
+  server.onmessage = (message) => void client.send(message).catch(() => {});
+  server.onclose = () => void close('server');
+  client.onclose = () => void close('client');
+  return () => close('guard');
 }
+
+/** Exit codes of a guard stopped by a signal, as a shell reports them. */
+const SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 
 /** `arbiter mcp guard [--config FILE] [--cwd DIR] -- <command> [args…]`. */
 export async function runGuard(opts: {
@@ -227,7 +266,38 @@ export async function runGuard(opts: {
     stderr: 'inherit',
   });
   const client = new StdioServerTransport();
-  relay(client, server, arbiter, { config, cwd, approvalTimeoutMs: seconds * 1000 });
+
+  let exitCode = 0;
+  let closed = false;
+  const stop = relay(client, server, arbiter, { config, cwd, approvalTimeoutMs: seconds * 1000 }, (by) => {
+    closed = true;
+    if (by === 'server') process.stderr.write('arbiter: the wrapped MCP server exited\n');
+    // Pending escalations and Arbiter's keep-alive sockets would hold the process: it ends here.
+    process.exit(by === 'server' ? 1 : exitCode);
+  });
+  // The SDK's stdio server transport does not notice its client leaving: the end of stdin is that.
+  process.stdin.once('end', () => void stop());
+  process.stdin.once('close', () => void stop());
+  // Nobody reads the answers any more (EPIPE).
+  process.stdout.once('error', () => void stop());
+  for (const [signal, code] of Object.entries(SIGNALS)) {
+    process.once(signal, () => {
+      exitCode = code;
+      void stop();
+    });
+  }
+
   await server.start();
+  const child = server.pid;
+  // However this process ends (an uncaught error included), the wrapped server does not outlive it.
+  process.once('exit', () => {
+    if (!closed && child !== null) {
+      try {
+        process.kill(child, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
   await client.start();
 }
