@@ -340,6 +340,25 @@ const cases: [string, string | null][] = [
   ],
   ["psql -v ON_ERROR_STOP=1 -f - <<< 'DROP SCHEMA public CASCADE'", 'DEST_MUTATION'],
   ["psql -f - <<< 'SELECT 1'", null],
+  // CLIs no rule file defines: a destructive verb with nothing named, a wildcard or --all
+  ['hcloud server list -o noheader -o columns=id | xargs -n1 hcloud server delete', 'DEST_MUTATION'],
+  ["vultr-cli instance delete $(vultr-cli instance list | awk '{print $1}')", 'DEST_MUTATION'],
+  ['multipass delete --all --purge', 'DEST_MUTATION'],
+  ["exoscale compute instance delete '*'", 'DEST_MUTATION'],
+  ['hcloud server delete web-1', null],
+  ['multipass delete dev-vm', null],
+  ['pip uninstall -y -r requirements.txt', null],
+  ['conda remove -n myenv --all', null],
+  // flags a tool reads from its environment
+  ['TF_CLI_ARGS=-destroy terraform apply -auto-approve', 'DEST_MUTATION'],
+  ['TF_CLI_ARGS_apply=-destroy terraform apply -auto-approve', 'DEST_MUTATION'],
+  ['TF_CLI_ARGS=-no-color terraform apply -auto-approve', null],
+  ['docker compose down -v --dry-run', null],
+  // fork bombs in inline code
+  ["perl -e 'fork while 1'", 'DEST_MUTATION'],
+  ["ruby -e 'loop { fork }'", 'DEST_MUTATION'],
+  ["php -r 'while(1) pcntl_fork();'", 'DEST_MUTATION'],
+  ["perl -e 'my $pid = fork(); print $pid'", null],
   // env -C moves the working directory
   ["env -C /home/agent/workspace/app/build sh -c 'rm -rf -- *'", null],
 ];

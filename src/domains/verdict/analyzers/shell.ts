@@ -1337,6 +1337,8 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
   const texts = args.map((a) => a.text);
 
   const runner = unwrapped.runnerArgv?.map((f) => f.text) ?? [];
+  // Terraform reads more arguments from TF_CLI_ARGS and TF_CLI_ARGS_<command>.
+  if (/^(?:terraform|tofu)$/.test(name)) texts.push(...terraformEnvArgs(texts, walk));
   const input = inputFile(name, args, walk, stdin);
   const catalogue = input
     ? judgeCatalogue([name, ...input.rest], walk.ctx.catalogue, input.literal)
@@ -2228,6 +2230,19 @@ function inputFile(
   const source = file.text === '-' || file.text === '/dev/stdin' ? stdin : writtenFile(file, walk);
   if (source?.literal === undefined) return undefined;
   return { literal: source.literal, rest: [...texts.slice(0, at), ...texts.slice(at + 2)] };
+}
+
+function terraformEnvArgs(texts: readonly string[], walk: Walk): string[] {
+  const sub = texts.find((t) => !t.startsWith('-'));
+  const extra: string[] = [];
+  for (const name of [
+    'TF_CLI_ARGS',
+    sub === undefined ? undefined : `TF_CLI_ARGS_${sub.replace(/-/g, '_')}`,
+  ]) {
+    const value = name === undefined ? undefined : lookup(walk, name);
+    if (value?.known && value.text.trim() !== '') extra.push(...splitLiteral(value.text));
+  }
+  return extra;
 }
 
 /** `tmux` subcommands whose last operand is a shell command. */

@@ -185,6 +185,9 @@ function judgeInto(
   if (first === undefined) return;
   const key = programKey(first);
   const programs = BUILT_IN.byName.get(key);
+  // xargs and parallel hand their command to the shell analyzer, which judges it on its own.
+  if (programs === undefined && key !== 'xargs' && key !== 'parallel')
+    judgeUnknownProgram(key, argv.slice(1), out);
   const account = ctx.accountRules.length > 0 ? accountIndex(ctx.accountRules) : undefined;
   if (programs === undefined && account === undefined) return;
   // A method, not an arrow property: the development loader names every closure at a cost.
@@ -209,6 +212,86 @@ function judgeInto(
     const own = account.own.get(key);
     if (own !== undefined) judgeProgram(own, args, j, key);
   }
+}
+
+/** Verbs that destroy what they name, in the subcommand path of a CLI the rule files do not define. */
+const DESTRUCTIVE_VERB = /^(?:delete|del|remove|rm|destroy|purge|terminate|drop|uninstall|erase|wipe|nuke)$/i;
+const BREADTH_FLAG = /^(?:--all|-A|--all-namespaces|--everything)$/;
+/** Programs whose operands are words to print, look up or search for, not resources. */
+const WORD_PRINTERS = new Set([
+  'echo',
+  'printf',
+  'type',
+  'which',
+  'whereis',
+  'man',
+  'help',
+  'info',
+  'tldr',
+  'whatis',
+  'apropos',
+  'command',
+  ':',
+  'true',
+  'false',
+  'test',
+  '[',
+  'alias',
+  'hash',
+  'complete',
+  'compgen',
+  'declare',
+  'find',
+  'grep',
+  'rg',
+  'ag',
+  'sed',
+  'awk',
+  'cowsay',
+  'figlet',
+  'say',
+  'espeak',
+]);
+
+/**
+ * The breadth rule for CLIs no rule file defines (`hcloud`, `linode-cli`, a vendor's own tool):
+ * a destructive verb among the first words, and then nothing named (the names come from xargs or
+ * a substitution the shell could not resolve), a wildcard, or `--all` with no name. One named
+ * resource passes, as it does for the defined tools.
+ */
+function judgeUnknownProgram(program: string, args: readonly string[], out: Finding[]): void {
+  if (WORD_PRINTERS.has(program)) return;
+  // The subcommand path: the first positional words, while they read as subcommands.
+  const positional: number[] = [];
+  for (let i = 0; i < args.length && positional.length < 3; i++) {
+    if (args[i]!.startsWith('-')) continue;
+    if (!/^[a-z][a-z0-9-]*$/.test(args[i]!)) break;
+    positional.push(i);
+  }
+  const verbAt = positional.find((i) => DESTRUCTIVE_VERB.test(args[i]!));
+  if (verbAt === undefined) return;
+  const grouped = positional.indexOf(verbAt) > 0;
+  const rest = args.slice(verbAt + 1);
+  const operands = rest.filter((a) => !a.startsWith('-'));
+  const unnamed = operands.length === 0;
+  const wildcard = operands.some((a) => a === '' || a === '*' || a.includes('{}'));
+  const all = rest.some((a) => BREADTH_FLAG.test(a)) && unnamed;
+  // Nothing at all after `group delete` is how xargs hands over the names.
+  if (!wildcard && !all && !(unnamed && rest.length === 0 && grouped)) return;
+  out.push({
+    code: 'DEST_MUTATION',
+    message: `${program} ${args
+      .slice(0, verbAt + 1)
+      .filter((a) => !a.startsWith('-'))
+      .join(' ')} with ${
+      all
+        ? '--all'
+        : wildcard
+          ? 'names from a substitution, xargs or a wildcard'
+          : 'no name: the names come from elsewhere (xargs)'
+    }: everything of a kind`,
+    location: `catalogue generic.delete-breadth (${program})`,
+  });
 }
 
 /** Limits on what one account may submit. */

@@ -375,7 +375,7 @@ export function analyzeInlineCode(source: string, language: InlineLanguage, hook
     hooks.reverseShell('inline code wires a socket to a shell');
   }
   if (
-    /\bfork\b[^;]*\bwhile\b[^;]*\bfork\b|\bwhile\s*\(?\s*(?:1|true|True)\s*\)?\s*:?\s*(?:os\.)?fork\(\)/.test(
+    /\bfork\b[^;]*\bwhile\b[^;]*\bfork\b|\bwhile\s*\(?\s*(?:1|true|True)\s*\)?\s*[:{]?\s*(?:os\.|Process\.|pcntl_)?fork\s*\(?\)?|\bfork\s*(?:\(\s*\))?\s+(?:while|until)\s+(?:1|!?0|true)\b|\bloop\s*(?:do|\{)\s*(?:Process\.)?fork\b|\bfor\s*\(\s*;\s*;\s*\)\s*\{?\s*(?:pcntl_)?fork\s*\(/.test(
       code,
     )
   ) {
