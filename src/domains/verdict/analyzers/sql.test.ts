@@ -328,6 +328,13 @@ describe('ways around the rules', () => {
     ['EXPLAIN ANALYZE DELETE FROM orders', 'postgres', 'DEST_MUTATION'],
     ['EXPLAIN DELETE FROM orders', 'mysql', null],
     // tautologies in other shapes
+    ['DELETE FROM orders WHERE 1 IN (1)', 'postgres', 'DEST_MUTATION'],
+    ['DELETE FROM orders WHERE 1 IN (1)', 'mysql', 'DEST_MUTATION'],
+    ['DELETE FROM orders WHERE 1 IN (2, 3)', 'postgres', null],
+    ['DELETE FROM notes WHERE rowid IN (SELECT rowid FROM notes)', 'sqlite', 'DEST_MUTATION'],
+    ['DELETE FROM notes WHERE id IN (SELECT id FROM notes)', 'postgres', 'DEST_MUTATION'],
+    ['DELETE FROM notes WHERE id IN (SELECT note_id FROM trash)', 'postgres', null],
+    ['DELETE FROM notes WHERE rowid IN (SELECT rowid FROM notes WHERE archived = 1)', 'sqlite', null],
     ['DELETE FROM customers WHERE id IS NULL OR id IS NOT NULL', 'mariadb', 'DEST_MUTATION'],
     ['DELETE FROM customers WHERE id IS NULL OR id IS NOT NULL', undefined, 'DEST_MUTATION'],
     ["DELETE FROM customers WHERE name LIKE '%'", 'mysql', 'DEST_MUTATION'],

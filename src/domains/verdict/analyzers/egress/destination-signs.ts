@@ -95,6 +95,29 @@ export function wildcardDnsReason(
   if (embedded !== undefined && embedded.range() !== 'unicast') {
     return `name embeds a ${describeAddress(embedded.toString())}`;
   }
+  // DNS-rebinding services write the address anywhere in the name (`…-169.254.169.254-rr.1u.ms`)
+  // or as hex labels (`7f000001.a9fea9fe.rbndr.us`).
+  const inside = embeddedAnywhere(host);
+  return inside === undefined ? undefined : `name embeds a ${describeAddress(inside.toString())}`;
+}
+
+const QUAD_ANYWHERE = /(?<![\d.])(\d{1,3})[.-](\d{1,3})[.-](\d{1,3})[.-](\d{1,3})(?![\d])/g;
+
+function embeddedAnywhere(host: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  for (const m of host.matchAll(QUAD_ANYWHERE)) {
+    const text = `${m[1]}.${m[2]}.${m[3]}.${m[4]}`;
+    if (!ipaddr.IPv4.isValidFourPartDecimal(text)) continue;
+    const addr = ipaddr.parse(text);
+    if (addr.range() !== 'unicast') return addr;
+  }
+  // Hex labels: only loopback, link-local (metadata) and unspecified addresses, as a random hex
+  // label falls in a private range too often to mean one.
+  for (const label of host.split('.')) {
+    if (!/^[0-9a-f]{8}$/.test(label)) continue;
+    const n = Number.parseInt(label, 16);
+    const addr = ipaddr.parse([n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.'));
+    if (['loopback', 'linkLocal', 'unspecified'].includes(addr.range())) return addr;
+  }
   return undefined;
 }
 

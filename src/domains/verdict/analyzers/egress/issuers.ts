@@ -50,7 +50,8 @@ function under(host: string, domain: string): boolean {
 /** True when this secret, found in this place, is going to the service that issued it. */
 export function issuerAllows(finding: SensitiveFinding, host: string, place: SecretPlace): boolean {
   const ruleId = finding.ruleId;
-  if (ruleId === undefined || finding.encoded) return false;
+  // In an Authorization header the encoding is the scheme's own (`Basic base64(user:token)`).
+  if (ruleId === undefined || (finding.encoded && place !== 'authorization')) return false;
   for (const issuer of ISSUERS) {
     if (!issuer.rules.test(ruleId)) continue;
     return issuer.places.includes(place) && issuer.hosts.some((domain) => under(host, domain));

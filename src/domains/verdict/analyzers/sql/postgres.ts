@@ -173,6 +173,20 @@ function isTautology(node: unknown): boolean {
   if ('A_Expr' in n) {
     const e = n['A_Expr'] as Node;
     const op = operatorName(e);
+    // `1 IN (1, 2)`: a constant found in a list of constants.
+    if (e['kind'] === 'AEXPR_IN' && op === '=') {
+      const needle = constValue(e['lexpr']);
+      const items =
+        (((e['rexpr'] as Node | undefined)?.['List'] as Node | undefined)?.['items'] as
+          | unknown[]
+          | undefined) ?? [];
+      if (
+        needle !== NOT_CONST &&
+        needle !== null &&
+        items.map(constValue).some((v) => v !== NOT_CONST && v !== null && String(v) === String(needle))
+      )
+        return true;
+    }
     // `x LIKE '%'` holds for every row but NULLs.
     if ((e['kind'] === 'AEXPR_LIKE' || e['kind'] === 'AEXPR_ILIKE') && (op === '~~' || op === '~~*')) {
       const pattern = constValue(e['rexpr']);
@@ -210,9 +224,26 @@ function judgeDml(kind: 'DELETE' | 'UPDATE', body: Node, ctx: SqlContext): State
   if (isLocal(body['relation'], ctx)) return undefined;
   const where = body['whereClause'];
   if (where === undefined) return { code: 'DEST_MUTATION', message: `${kind} without a WHERE clause` };
-  if (isTautology(where))
+  if (isTautology(where) || selectsEveryKey(where, rangeVarName(body['relation'])))
     return { code: 'DEST_MUTATION', message: `${kind} with an always-true WHERE clause` };
   return undefined;
+}
+
+/** `WHERE id IN (SELECT id FROM <the same table>)` with nothing narrowing the sub-query. */
+function selectsEveryKey(where: unknown, target: string[]): boolean {
+  const link = (where as Node | undefined)?.['SubLink'] as Node | undefined;
+  if (link === undefined || link['subLinkType'] !== 'ANY_SUBLINK' || target.length === 0) return false;
+  const select = (link['subselect'] as Node | undefined)?.['SelectStmt'] as Node | undefined;
+  if (select === undefined || select['whereClause'] !== undefined) return false;
+  const targets = (select['targetList'] as Node[] | undefined) ?? [];
+  const from = (select['fromClause'] as Node[] | undefined) ?? [];
+  const picked = (targets[0]?.['ResTarget'] as Node | undefined)?.['val'];
+  return (
+    targets.length === 1 &&
+    from.length === 1 &&
+    sameColumn(link['testexpr'], picked) &&
+    rangeVarName(from[0]?.['RangeVar']).join('.').toLowerCase() === target.join('.').toLowerCase()
+  );
 }
 
 /** EXPLAIN runs the statement only with ANALYZE. */

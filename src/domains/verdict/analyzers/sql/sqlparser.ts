@@ -191,6 +191,18 @@ function isTautology(expr: unknown): boolean {
     }
   }
   if ('IsNotNull' in n && value(n['IsNotNull']) !== NOT_CONST && value(n['IsNotNull']) !== null) return true;
+  // `1 IN (1, 2)`: a constant found in a list of constants.
+  const inList = n['InList'] as Node | undefined;
+  if (inList !== undefined && !inList['negated']) {
+    const needle = value(inList['expr']);
+    const items = ((inList['list'] as unknown[] | undefined) ?? []).map(value);
+    if (
+      needle !== NOT_CONST &&
+      needle !== null &&
+      items.some((v) => v !== NOT_CONST && v !== null && String(v) === String(needle))
+    )
+      return true;
+  }
   // `x LIKE '%'` (every row but NULLs), `'a' LIKE 'a%'`.
   for (const key of ['Like', 'ILike']) {
     const like = n[key] as Node | undefined;
@@ -429,9 +441,34 @@ function judgeDml(kind: 'DELETE' | 'UPDATE', body: Node, ctx: SqlContext): State
   const where = body['selection'];
   if (where === undefined || where === null)
     return { code: 'DEST_MUTATION', message: `${kind} without a WHERE clause` };
-  if (isTautology(where))
+  if (isTautology(where) || selectsEveryKey(where, target))
     return { code: 'DEST_MUTATION', message: `${kind} with an always-true WHERE clause` };
   return undefined;
+}
+
+/** `WHERE rowid IN (SELECT rowid FROM <the same table>)` with nothing narrowing the sub-query. */
+function selectsEveryKey(where: unknown, target: string[]): boolean {
+  const n = where as Node | undefined;
+  if (n === undefined || n === null || typeof n !== 'object') return false;
+  if ('Nested' in n) return selectsEveryKey(n['Nested'], target);
+  const sub = n['InSubquery'] as Node | undefined;
+  if (sub === undefined || sub['negated'] || target.length === 0) return false;
+  const column = columnOf(sub['expr']);
+  const select = ((sub['subquery'] as Node | undefined)?.['body'] as Node | undefined)?.['Select'] as
+    | Node
+    | undefined;
+  if (column === undefined || select === undefined || select['selection'] != null) return false;
+  const projection = (select['projection'] as Node[] | undefined) ?? [];
+  const from = (select['from'] as Node[] | undefined) ?? [];
+  const picked =
+    projection.length === 1
+      ? columnOf((projection[0]!['UnnamedExpr'] as Node | undefined) ?? null)
+      : undefined;
+  const table =
+    from.length === 1 && ((from[0]!['joins'] as unknown[] | undefined) ?? []).length === 0
+      ? tableOf(from[0])
+      : [];
+  return picked === column && table.join('.').toLowerCase() === target.join('.').toLowerCase();
 }
 
 function judgeDrop(drop: Node, ctx: SqlContext): StatementJudgement | undefined {
