@@ -53,7 +53,7 @@ export async function createContainer(
   logger: Logger,
   options: { skipEmbedderCheck?: boolean } = {},
 ) {
-  const db: Db = openDatabase(config.database);
+  const db: Db = openDatabase(config.database, { log: logger });
   const closers: Array<() => Promise<void>> = [];
   try {
     await migrateToLatest(db);

@@ -16,8 +16,10 @@ import {
   sql,
 } from 'kysely';
 import pg from 'pg';
+import type { Logger } from 'pino';
 import * as sqliteVec from 'sqlite-vec';
 import type { Config } from '../config.ts';
+import { logThrottle } from '../lib/log-throttle.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 
@@ -76,8 +78,60 @@ function withStatementCache(handle: SQLite.Database): SqliteDialectConfig['datab
   };
 }
 
+/** Socket-level failures: the server or the network between us went away. */
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+/**
+ * SQLSTATEs that say the server cannot serve now, not that the query is wrong: class 08
+ * (connection exception), 57P01–57P03 (shut down by an administrator, crashed, starting up) and
+ * 53300 (too many connections).
+ */
+const UNAVAILABLE_SQLSTATES = /^(08...|57P0[123]|53300)$/;
+/** What node-postgres and its pool say when a connection ends or cannot be had. */
+const CONNECTION_ERROR_MESSAGES =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed|timeout exceeded when trying to connect)/;
+
+/**
+ * True for an error that means PostgreSQL could not be reached or dropped the connection (a
+ * restart, a failover, a cut network), as opposed to a query it refused. Such a request is worth
+ * retrying a moment later: it answers 503 with Retry-After, not 500. Follows `cause` chains and
+ * the errors inside an AggregateError (a refused connection on every address of a host).
+ */
+export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
+  if (!(err instanceof Error) || depth > 4) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || UNAVAILABLE_SQLSTATES.test(code)))
+    return true;
+  if (CONNECTION_ERROR_MESSAGES.test(err.message)) return true;
+  if (err instanceof AggregateError && err.errors.some((e) => isDatabaseUnavailable(e, depth + 1)))
+    return true;
+  return isDatabaseUnavailable(err.cause, depth + 1);
+}
+
+/** How long a request waits for a connection before it answers 503 instead of hanging. */
+const CONNECT_TIMEOUT_MS = 5000;
+/** At most one log line per this long about lost connections, however many are lost. */
+const CONNECTION_LOG_INTERVAL_MS = 5000;
+
+export interface OpenDatabaseOptions {
+  maxConnections?: number;
+  /** Where lost PostgreSQL connections are reported (throttled); without it they are dropped silently. */
+  log?: Pick<Logger, 'warn'>;
+}
+
 /** Opens the configured database. Callers run `migrateToLatest` before serving. */
-export function openDatabase(database: Config['database'], options: { maxConnections?: number } = {}): Db {
+export function openDatabase(database: Config['database'], options: OpenDatabaseOptions = {}): Db {
   if (database.kind === 'sqlite') {
     fs.mkdirSync(path.dirname(database.file), { recursive: true });
     const handle = new SQLite(database.file);
@@ -97,6 +151,10 @@ export function openDatabase(database: Config['database'], options: { maxConnect
   const pool = new pg.Pool({
     connectionString: database.url,
     max: options.maxConnections ?? 10,
+    // A server that stops answering without closing (a dropped route, a frozen host) is noticed
+    // by TCP keepalive, and a connection that cannot be opened fails the request after a bound.
+    keepAlive: true,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     // Counters are BIGINT; they stay far below 2^53, so read them as numbers.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
@@ -105,8 +163,23 @@ export function openDatabase(database: Config['database'], options: { maxConnect
           : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
-  // An idle pooled connection can be cut by the server (restart, failover, admin command); the
-  // pool drops it and the next query opens a new one. Unhandled, the event would end the process.
+  const report = logThrottle(CONNECTION_LOG_INTERVAL_MS);
+  const lost = (err: Error) => {
+    const r = report();
+    if (r && options.log)
+      options.log.warn(
+        { err, suppressed: r.suppressed },
+        'a PostgreSQL connection was lost; the pool opens a new one for the next query',
+      );
+  };
+  // A connection can be cut by the server or the network (restart, failover, admin command) at
+  // any moment. node-postgres then emits 'error' on its client, and an 'error' nobody listens to
+  // ends the process. The pool listens only while a client is idle; a client lent out to a
+  // query or a transaction has no listener of its own, so every client gets one when it is made.
+  // The query in flight fails by itself (the request answers 503, see isDatabaseUnavailable), and
+  // the pool discards the dead client when it is released.
+  pool.on('connect', (client) => client.on('error', lost));
+  // The pool re-emits an idle client's error here as well; the client's own listener reported it.
   pool.on('error', () => undefined);
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
