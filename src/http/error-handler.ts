@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import FindMyWay from 'find-my-way';
+import { isDatabaseUnavailable } from '../db/database.ts';
 import { AppError, ERROR_STATUS, type ErrorCode, Errors, errorBody } from '../errors.ts';
+import { logThrottle } from '../lib/log-throttle.ts';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'VALIDATION_ERROR',
@@ -75,6 +77,9 @@ export function toAppError(error: FastifyError | Error, request: FastifyRequest)
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return Errors.validation('Content-Length does not match the body');
   }
+  // PostgreSQL restarting, failing over or cut off: the request may well succeed a moment later.
+  if (isDatabaseUnavailable(error))
+    return Errors.unavailable('The database cannot be reached; try again shortly');
   const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
   if (status >= 400 && status < 500) {
     const code = CODE_BY_STATUS[status] ?? 'VALIDATION_ERROR';
@@ -83,8 +88,14 @@ export function toAppError(error: FastifyError | Error, request: FastifyRequest)
   return Errors.internal();
 }
 
+/** Seconds a client is asked to wait before retrying a 503 that does not say otherwise. */
+export const RETRY_AFTER_SECONDS = 1;
+
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   if (error.headers) reply.headers(error.headers);
+  // Every 503 says when to come back (Retry-After, RFC 9110 §10.2.3), whoever raised it.
+  if (error.status === 503 && !reply.hasHeader('retry-after'))
+    reply.header('retry-after', String(RETRY_AFTER_SECONDS));
   return reply
     .status(ERROR_STATUS[error.code])
     .type('application/json')
@@ -109,9 +120,19 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
+  // During an outage every request fails the same way: one line every few seconds says so.
+  const unavailableReport = logThrottle(5000);
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = toAppError(error, request);
     if (appError.code === 'INTERNAL') request.log.error({ err: error }, 'unhandled error');
+    else if (appError.code === 'UNAVAILABLE' && !(error instanceof AppError)) {
+      const r = unavailableReport();
+      if (r)
+        request.log.warn(
+          { err: error, suppressed: r.suppressed },
+          'answered 503: the database cannot be reached',
+        );
+    }
     return sendError(reply, appError);
   });
   // Every route's path and methods, so that a known path asked with another method is a 405
