@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.ts';
+import { logThrottle } from '../lib/log-throttle.ts';
 import type { JobRunner, WriteJob } from './jobs.ts';
 
 export type { WriteJob } from './jobs.ts';
@@ -52,6 +53,8 @@ export function startWriterThread(
   let nextId = 1;
   let dead = false;
   let closed: (() => void) | undefined;
+  // While the database is away every batch fails: one line every 5 s, with how many were not logged.
+  const failureReport = logThrottle(5000);
 
   const runHere = (w: Waiting) => fallback(w.job).then(w.resolve, w.reject);
 
@@ -78,10 +81,12 @@ export function startWriterThread(
       return;
     }
     // The thread's connection failed (it was cut, say): this thread's connection may not be.
-    log.error(
-      { reason: reply.message },
-      'writer thread could not write a batch; writing it on the main thread',
-    );
+    const report = failureReport();
+    if (report)
+      log.error(
+        { reason: reply.message, suppressed: report.suppressed },
+        'writer thread could not write a batch; writing it on the main thread',
+      );
     runHere(w);
   });
   worker.on('error', (err) => died(err.message));

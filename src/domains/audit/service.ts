@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { logThrottle } from '../../lib/log-throttle.ts';
 import { PeriodicFlush } from '../../lib/periodic-flush.ts';
 import type { AuditEvent, AuditRepo } from './repo.ts';
 
@@ -25,6 +26,8 @@ function isoNow(): string {
 export class AuditLog {
   private pending: AuditEvent[] = [];
   private readonly flusher: PeriodicFlush;
+  // Flushes run every 100 ms: while the database is away, one line every 5 s says so.
+  private readonly failureReport = logThrottle(5000);
   // Small enough that appending a batch holds SQLite's write lock for a few milliseconds only.
   private static readonly MAX_BATCH = 1000;
 
@@ -64,10 +67,12 @@ export class AuditLog {
       try {
         await this.append(batch);
       } catch (err) {
-        this.log.error(
-          { err, events: batch.length },
-          'audit append failed; events kept for the next attempt',
-        );
+        const report = this.failureReport();
+        if (report)
+          this.log.error(
+            { err, events: batch.length, pending: this.pending.length, suppressed: report.suppressed },
+            'audit append failed; events kept for the next attempt',
+          );
         this.pending = batch.concat(this.pending);
         return;
       }
