@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { logRedisErrors } from '../../lib/redis-errors.ts';
 import type { KeyCache } from './key-cache.ts';
 import type { RevocationBus } from './service.ts';
 
@@ -12,10 +13,12 @@ const CHANNEL = 'arbiter:revocations';
 export async function createRedisRevocationBus(
   url: string,
   cache: KeyCache,
-  log: Pick<Logger, 'warn'>,
+  log: Pick<Logger, 'warn'> & Partial<Pick<Logger, 'info'>>,
 ): Promise<RevocationBus & { close(): Promise<void> }> {
   const publisher = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
   const subscriber = new Redis(url, { lazyConnect: true });
+  logRedisErrors(publisher, log, 'revocations publisher');
+  logRedisErrors(subscriber, log, 'revocations subscriber');
   await Promise.all([publisher.connect(), subscriber.connect()]);
   await subscriber.subscribe(CHANNEL);
   subscriber.on('message', (_channel: string, message: string) => {
