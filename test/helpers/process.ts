@@ -12,6 +12,8 @@ if (build.status !== 0) throw new Error('scripts/build.mjs failed: the CLI under
 export interface Started {
   child: ChildProcess;
   url: string;
+  /** Everything the process wrote so far (its structured log lines on stdout). */
+  stdout: () => string;
   stderr: () => string;
   exited: Promise<number | null>;
 }
@@ -41,7 +43,7 @@ export function serve(env: Record<string, string>): Promise<Started> {
       const m = /"url":"(http:\/\/[^"]+)","database"/.exec(stdout);
       if (m) {
         clearTimeout(timer);
-        resolve({ child, url: m[1]!, stderr: () => stderr, exited });
+        resolve({ child, url: m[1]!, stdout: () => stdout, stderr: () => stderr, exited });
       }
     });
     exited.then((code) => reject(new Error(`exited with ${code}: ${stderr}`)));
