@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { logRedisErrors } from '../../lib/redis-errors.ts';
 
 /** What a bus drives in the instance it runs in: the verdict domain's policy cache. */
 export interface PolicyCacheControl {
@@ -90,6 +91,8 @@ export async function createRedisPolicyBus(
   const acks = `${channel}:acks`;
   const publisher = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
   const subscriber = new Redis(url, { lazyConnect: true });
+  logRedisErrors(publisher, log, 'policy publisher');
+  logRedisErrors(subscriber, log, 'policy subscriber');
   const confirmations = new Confirmations();
   let cache: PolicyCacheControl | undefined;
   let connected = false;
