@@ -101,17 +101,21 @@ const payloadFor: Record<(typeof BUILT_IN_ACTIONS)[number], fc.Arbitrary<unknown
   'agent.respond': fc.record({ text }),
 };
 
-const input = fc.oneof(
-  ...BUILT_IN_ACTIONS.map((action) =>
-    fc.record({
-      action: fc.constant(action),
-      payload: fc.oneof(
-        { weight: 5, arbitrary: payloadFor[action] },
-        fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 })),
-      ),
-    }),
-  ),
-);
+const input = fc
+  .oneof(
+    ...BUILT_IN_ACTIONS.map((action) =>
+      fc.record({
+        action: fc.constant(action),
+        payload: fc.oneof(
+          { weight: 5, arbitrary: payloadFor[action] },
+          fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 })),
+        ),
+      }),
+    ),
+  )
+  // The JSON parser refuses `__proto__` and `constructor` keys before any verdict (400
+  // INVALID_JSON, tested in prototype-keys.test.ts); this property compares verdicts.
+  .filter((body) => !/"(?:__proto__|constructor)":/.test(JSON.stringify(body)));
 
 interface Seen {
   code: string | null;

@@ -210,9 +210,14 @@ describe('content-aware http.request', () => {
     // issued key shapes whose lengths vary between generations, and *_key names
     [{ url: 'https://api.example.com/v1/x', method: 'POST', body: { openai_key: OPENAI_KEY } }, true],
     [{ url: 'https://api.example.com/v1/x', method: 'POST', body: { note: `use ${ANTHROPIC_KEY}` } }, true],
+    // a routing or integration key sent to the service it belongs to is ordinary use
     [
-      { url: 'https://api.example.com/v1/x', method: 'POST', body: { vendor_key: 'Zq81xLp0Rt6uYw2eNa4cVb' } },
-      true,
+      {
+        url: 'https://events.pagerduty.com/v2/enqueue',
+        method: 'POST',
+        body: { routing_key: 'd1d4f3c2b1a0e9f8d7c6b5a4f3e2d1c0', event_action: 'resolve' },
+      },
+      false,
     ],
     [
       { url: 'https://api.example.com/v1/x', method: 'POST', body: { sort_key: 'created_at_desc_2024' } },
@@ -220,7 +225,12 @@ describe('content-aware http.request', () => {
     ],
     [{ url: 'https://api.example.com/v1/x', method: 'POST', body: { primary_key: 'id' } }, false],
     // a key's encoding in a path segment with an extension glued on
-    [{ url: `https://img.example-cdn.net/a/${Buffer.from(`token=${GITHUB_TOKEN}`).toString('base64url')}.png` }, true],
+    [
+      {
+        url: `https://img.example-cdn.net/a/${Buffer.from(`token=${GITHUB_TOKEN}`).toString('base64url')}.png`,
+      },
+      true,
+    ],
     [{ url: 'https://img.example-cdn.net/a/2f9c1e7a-logo-large.png' }, false],
     // a Basic credential is its scheme's encoding: a PyPI token to PyPI is ordinary use
     [

@@ -188,6 +188,7 @@ const PAR = {
   upperAll: 81,
   lowerFirst: 82,
   lowerAll: 83,
+  transform: 84,
 };
 
 const DEFAULT_IFS = ' \t\n';
@@ -582,7 +583,35 @@ function paramPiece(part: ShNode, walk: Walk, quoted: boolean): Piece {
       return { text: '', split: !quoted, dynamic: true };
     } else if (op >= PAR.upperFirst && op <= PAR.lowerAll) {
       if (value?.known) return { text: applyCase(value.text, op), split: !quoted, dynamic: false, via };
+    } else if (op === PAR.transform) {
+      // `${x@P}`, `${x@E}` expand escapes; `@U`, `@u`, `@L` change case; `@Q` quotes.
+      const how = wordString(exp['Word'] as ShNode | undefined, walk).text;
+      if (value?.known && /^[PEQULu]$/.test(how)) {
+        const text =
+          how === 'P' || how === 'E'
+            ? interpretEscapes(value.text)
+            : how === 'U'
+              ? value.text.toUpperCase()
+              : how === 'L'
+                ? value.text.toLowerCase()
+                : how === 'u'
+                  ? value.text.slice(0, 1).toUpperCase() + value.text.slice(1)
+                  : value.text;
+        return { text, split: !quoted, dynamic: false, via };
+      }
+      return {
+        text: '',
+        split: !quoted,
+        dynamic: true,
+        codeLike: true,
+        opaque: `\${${name}@${how}}, which is not resolved`,
+      };
     }
+  }
+  if (part['Names']) {
+    // `${!prefix*}`: the names of the variables that start with the prefix.
+    const names = [...(walk.scope.vars?.keys() ?? [])].filter((n) => n.startsWith(name)).sort();
+    return { text: names.join(' '), split: !quoted, dynamic: false };
   }
   const repl = part['Repl'] as ShNode | undefined;
   if (repl && value?.known) {
@@ -799,6 +828,8 @@ function applyRedirects(stmt: ShNode, walk: Walk): Redirects {
 
 function runStmt(stmt: ShNode, walk: Walk, stdin?: Stream): Stream | undefined {
   const redirects = applyRedirects(stmt, walk);
+  // `$(<file)`: a statement that is only an input redirection gives the file's contents.
+  if (!stmt['Cmd'] && redirects.stdin !== undefined && redirects.writes === undefined) return redirects.stdin;
   const output = runCommand(stmt['Cmd'] as ShNode | undefined, walk, redirects.stdin ?? stdin);
   if (redirects.writes === undefined) return output;
   for (const write of redirects.writes) remember(walk, write.target, output, write.append);
@@ -1396,6 +1427,22 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
     runScriptField(script, walk, 'eval');
     return undefined;
   }
+  if (name === 'trap') {
+    // `trap 'cmd' EXIT ERR …`: the command runs when the shell gets there.
+    const body = args.find((a) => !a.text.startsWith('-'));
+    if (body !== undefined && args.length > 1) runScriptField(body, walk, 'trap');
+    return undefined;
+  }
+  if ((name === 'cp' || name === 'mv' || name === 'install') && walk.ctx.written.size + (stdin ? 1 : 0) > 0) {
+    const operands = args.filter((a) => !a.text.startsWith('-'));
+    if (operands.length === 2 && !operands.some((a) => a.dynamic)) {
+      const from =
+        operands[0]!.text === '/dev/stdin' || operands[0]!.text === '-'
+          ? stdin
+          : writtenFile(operands[0], walk);
+      if (from !== undefined) remember(walk, operands[1]!.text, from);
+    }
+  }
   if (name === 'set') {
     // `set -- a b c` (or `set a b c`) gives $1, $2… and "$@" those words.
     const dash = args.findIndex((a) => a.text === '--');
@@ -1533,7 +1580,8 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
     const decoded = applyFilter(name, texts, stdin.literal);
     if (decoded !== undefined) return { literal: decoded };
   }
-  if (name === 'openssl' && (texts[0] === 'base64' || texts[0] === 'enc')) {
+  // Only openssl's s_client and s_time talk to the network; x509, req, dgst, enc… are local.
+  if (name === 'openssl' && !/^s_(?:client|time)$/.test(texts[0] ?? '')) {
     return judgeLocal(name, args, walk, stdin);
   }
   if (name === 'ztcp' && texts[0] && !texts[0].startsWith('-')) {
@@ -1543,7 +1591,10 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
   if (NETWORK_TOOLS.has(name) || name === 'socat' || name === 'nc.traditional' || name === 'nc.openbsd') {
     return judgeNetwork(name, args, walk, stdin);
   }
-  const filtered = stdin?.literal !== undefined ? applyFilter(name, texts, stdin.literal) : undefined;
+  const filtered =
+    stdin?.literal !== undefined
+      ? applyFilter(name, texts, stdin.literal)
+      : filterWrittenFile(name, args, walk);
   if (filtered !== undefined) return { literal: filtered };
   return judgeLocal(name, args, walk, stdin);
 }
@@ -1737,6 +1788,20 @@ function withSensitiveOperands(stream: Stream, texts: readonly string[]): Stream
   return files.length === 0 ? stream : { ...stream, files: [...(stream.files ?? []), ...files] };
 }
 
+/** `base64 -d p`, `sed 's/x//' f`: a filter whose input is a file written earlier in the command. */
+function filterWrittenFile(name: string, args: Field[], walk: Walk): string | undefined {
+  if (walk.ctx.written.size === 0 || args.length === 0) return undefined;
+  const last = args[args.length - 1]!;
+  if (last.text.startsWith('-')) return undefined;
+  const content = writtenFile(last, walk);
+  if (content?.literal === undefined) return undefined;
+  return applyFilter(
+    name,
+    args.slice(0, -1).map((a) => a.text),
+    content.literal,
+  );
+}
+
 /** A script file written earlier in the command line is judged as the code it holds. */
 function runWrittenScript(content: Stream, path: string, walk: Walk, how: string): void {
   const inner = child(walk);
@@ -1781,7 +1846,45 @@ function hostOf(url: string | undefined): string | undefined {
   }
 }
 
+/**
+ * What a shell runs before its script: `BASH_ENV` (bash, not interactive), `ENV` (sh -i),
+ * `PROMPT_COMMAND` (interactive bash), `--rcfile`/`--init-file`.
+ */
+function judgeStartupHooks(name: string, args: Field[], walk: Walk): void {
+  const interactive = args.some((a) => a.text === '-i' || /^-[a-zA-Z]*i[a-zA-Z]*$/.test(a.text));
+  const hooks: { file?: Field; script?: Value; what: string }[] = [];
+  const rc = args.findIndex((a) => a.text === '--rcfile' || a.text === '--init-file');
+  if (rc >= 0 && args[rc + 1]) hooks.push({ file: args[rc + 1]!, what: args[rc]!.text });
+  const bashEnv = name === 'bash' && !interactive ? lookup(walk, 'BASH_ENV') : undefined;
+  if (bashEnv !== undefined)
+    hooks.push({ file: { text: bashEnv.text, dynamic: !bashEnv.known }, what: 'BASH_ENV' });
+  const env = interactive && name !== 'bash' ? lookup(walk, 'ENV') : undefined;
+  if (env !== undefined) hooks.push({ file: { text: env.text, dynamic: !env.known }, what: 'ENV' });
+  const prompt = interactive && name === 'bash' ? lookup(walk, 'PROMPT_COMMAND') : undefined;
+  if (prompt !== undefined) hooks.push({ script: prompt, what: 'PROMPT_COMMAND' });
+  for (const hook of hooks) {
+    if (hook.script !== undefined) {
+      runScriptField(
+        {
+          text: hook.script.text,
+          dynamic: !hook.script.known,
+          ...(hook.script.opaque ? { opaque: hook.script.opaque } : {}),
+        },
+        walk,
+        hook.what,
+      );
+      continue;
+    }
+    const content = hook.file!.proc ?? writtenFile(hook.file, walk);
+    if (content !== undefined)
+      runWrittenScript(content, hook.file!.text || '<(…)', walk, `${name} ${hook.what}`);
+    else if (hook.file!.dynamic || hook.file!.opaque)
+      opaque(walk, hook.file!.opaque ?? `${hook.what} names a file whose path is unknown`);
+  }
+}
+
 function judgeShell(name: string, args: Field[], walk: Walk, stdin?: Stream): Stream | undefined {
+  judgeStartupHooks(name, args, walk);
   let i = 0;
   let interactive = false;
   while (i < args.length) {
@@ -1919,6 +2022,10 @@ function judgeXargs(args: Field[], walk: Walk, stdin?: Stream): Stream | undefin
   }
   const command = args.slice(i);
   const argv = command.length > 0 ? command : [{ text: 'echo', dynamic: false }];
+  // `xargs -a list rm -rf`: the items come from a file (written earlier, or a `<(…)`).
+  const argFile = args.slice(0, i).findIndex((a) => a.text === '-a' || a.text === '--arg-file');
+  if (argFile >= 0 && args[argFile + 1])
+    stdin = args[argFile + 1]!.proc ?? writtenFile(args[argFile + 1], walk) ?? stdin;
   let items: Field[] = [];
   if (stdin?.literal !== undefined) {
     const parts = delimiter === undefined ? stdin.literal.split(/\s+/) : stdin.literal.split(delimiter);
@@ -2531,7 +2638,10 @@ function isBlockDevice(path: string): boolean {
 }
 
 function isRecursiveFlag(text: string): boolean {
-  return text === '--recursive' || (/^-[A-Za-z]+$/.test(text) && /[rR]/.test(text));
+  // GNU tools take any unambiguous prefix of a long option: `--rec` is `--recursive`.
+  return (
+    (text.length >= 5 && '--recursive'.startsWith(text)) || (/^-[A-Za-z]+$/.test(text) && /[rR]/.test(text))
+  );
 }
 
 function wipeTarget(word: Field, ctx: ShellContext): boolean {
@@ -2937,6 +3047,7 @@ function walkSimple(statements: SimpleStatement[], walk: Walk): void {
 
 const RESERVED_WORDS = new Set([
   '!',
+  'coproc',
   'if',
   'then',
   'else',
@@ -2983,8 +3094,14 @@ function walkSplit(script: string, walk: Walk, unresolved = false): void {
         start++;
       } else break;
     }
-    const fields = words.slice(start).map((w) => ({ text: w.text, dynamic: w.dynamic }));
-    if (unresolved && fields[0]?.text.includes('$')) fields[0] = { ...fields[0], dynamic: true };
+    const fields: Field[] = words.slice(start).map((w) => ({ text: w.text, dynamic: w.dynamic }));
+    if (unresolved && fields[0]?.text.includes('$'))
+      fields[0] = {
+        ...fields[0],
+        dynamic: true,
+        codeLike: true,
+        opaque: `${fields[0].text}, an expansion the parser could not read`,
+      };
     output = fields.length > 0 ? judgeCommand(fields, walk, stdin) : undefined;
   }
 }
@@ -3157,7 +3274,11 @@ export function analyzeShell(command: string, options: ShellOptions = {}): Findi
 
 function analyzeOnce(command: string, options: ShellOptions): Finding[] {
   const base = options.paths ?? DEFAULT_PATH_CONTEXT;
-  const paths = options.cwd ? { ...base, workspace: normalizePath(options.cwd, base) } : base;
+  const cwd = options.cwd ? { ...base, workspace: normalizePath(options.cwd, base) } : base;
+  // A cwd inside the account's workspace runs in that working tree: wiping a sub-directory of it
+  // is ordinary clean-up. A cwd elsewhere is a working tree of its own.
+  const inside = cwd.workspace === base.workspace || cwd.workspace.startsWith(`${base.workspace}/`);
+  const paths = inside ? base : cwd;
   // `$0` of a command line is the shell that runs it.
   const scope = newScope([{ text: 'sh', dynamic: false }]);
   for (const [name, value] of Object.entries(options.env ?? {})) {
@@ -3170,7 +3291,7 @@ function analyzeOnce(command: string, options: ShellOptions): Finding[] {
     ctx: {
       egress: options.egress ?? DEFAULT_EGRESS_SETTINGS,
       paths,
-      cwd: paths,
+      cwd,
       configured: base,
       links: new Map(),
       staged: [],

@@ -59,11 +59,7 @@ const USERINFO = /[^\s:/@"'<>\\]{1,64}:[^\s@/"'<>\\]{1,128}@[A-Za-z0-9.-]{1,253}
  * reference (`$VAR`, `${…}`, `<…>`); `token_type`, `max_tokens` and the like are not secrets.
  */
 const SECRET_KEYWORD =
-  /secret|passw(?:or)?d|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|(?:account|shared[_-]?access|signing|encryption|master|client)[_-]?key|[a-z0-9][_-]key\b|credential|token|auth/gi;
-/** `openai_key`, `stripe-key`: a name ending in key counts when its value looks issued (random). */
-const KEY_SUFFIX_NAME = /[a-z0-9][_-]key$/i;
-const RANDOM_VALUE =
-  /^(?:(?=(?:.*\d){2})(?=.*[a-z])(?=.*[A-Z])[A-Za-z0-9_+/=.-]{20,}|(?=.*\d)(?=.*[a-f])[0-9a-f]{32,})$/;
+  /secret|passw(?:or)?d|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|(?:account|shared[_-]?access|signing|encryption|master|client)[_-]?key|credential|token|auth/gi;
 const ASSIGNED_VALUE = /["']?[ \t]{0,3}[:=][ \t]{0,3}["']?([^\s"',;&<>$\\]{8,256})/y;
 const SECRET_KEY_NAME =
   /(?:secret|passw(?:or)?d|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|(?:account|shared[_-]?access|signing|encryption|master|client)[_-]?key|credentials?|(?:^|[_.-])token|auth[_-]?token)$|^(?:secret|password|passwd|pwd|token|auth)[_.-]?/i;
@@ -227,9 +223,7 @@ function credentialAssignment(text: string): boolean {
     ASSIGNED_VALUE.lastIndex = end;
     const value = ASSIGNED_VALUE.exec(text);
     if (value === null) continue;
-    const name = text.slice(start, end);
-    if (SECRET_KEY_NAME.test(name) && !NOT_A_SECRET_VALUE.test(value[1]!)) return true;
-    if (KEY_SUFFIX_NAME.test(name) && RANDOM_VALUE.test(value[1]!)) return true;
+    if (SECRET_KEY_NAME.test(text.slice(start, end)) && !NOT_A_SECRET_VALUE.test(value[1]!)) return true;
   }
   return false;
 }

@@ -195,6 +195,15 @@ function trSet(spec: string): string | undefined {
 
 /** `tr SET1 SET2` (translate) or `tr -d SET` (delete); undefined for other options. */
 export function translate(text: string, args: readonly string[]): string | undefined {
+  if (args[0] === '-s' && (args.length === 2 || args.length === 3)) {
+    // Squeeze runs of the (last) set's characters to one, after translating when given two sets.
+    const mapped = args.length === 3 ? translate(text, args.slice(1)) : text;
+    const set = trSet(args[args.length - 1]!);
+    if (mapped === undefined || set === undefined) return undefined;
+    let out = '';
+    for (const c of mapped) if (!(set.includes(c) && out.endsWith(c))) out += c;
+    return cap(out);
+  }
   if (args[0] === '-d' && args.length === 2) {
     const set = trSet(args[1]!);
     if (set === undefined) return undefined;
@@ -250,6 +259,15 @@ export function applyFilter(name: string, args: readonly string[], input: string
       if (name !== 'zcat' && name !== 'gunzip' && !args.some((a) => /^-[a-z]*d|^--decompress$/.test(a)))
         return undefined;
       return gunzipText(input);
+    case 'sed':
+      return sedText(input, args);
+    case 'cut':
+      return cutText(input, args);
+    case 'paste':
+      return pasteText(input, args);
+    case 'head':
+    case 'tail':
+      return lineRange(name, input, args);
     case 'uudecode':
       // Only to standard output: otherwise it writes the file its header names.
       return args.some(
@@ -260,6 +278,125 @@ export function applyFilter(name: string, args: readonly string[], input: string
     default:
       return undefined;
   }
+}
+
+/** Splits `-fN`, `-f N`, `-d:`, `-d :` into [flag, value] pairs; undefined on anything else. */
+function shortOptions(args: readonly string[], valued: string): [string, string | undefined][] | undefined {
+  const out: [string, string | undefined][] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (!/^-[a-zA-Z]/.test(a)) return undefined;
+    // A cluster: `-sd,` is `-s -d ,`; a valued letter takes the rest of the word or the next one.
+    for (let k = 1; k < a.length; k++) {
+      const flag = a[k]!;
+      if (!/[a-zA-Z]/.test(flag)) return undefined;
+      if (valued.includes(flag)) {
+        const value = k + 1 < a.length ? a.slice(k + 1) : args[++i];
+        if (value === undefined) return undefined;
+        out.push([flag, value]);
+        break;
+      }
+      out.push([flag, undefined]);
+    }
+  }
+  return out;
+}
+
+/** `sed 's/a/b/g'`, `sed -n '2p'`, `sed -n '2,3p'`, `sed '1d'`: the forms that pick or rewrite text. */
+function sedText(input: string, args: readonly string[]): string | undefined {
+  let quiet = false;
+  const scripts: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-n' || a === '--quiet' || a === '--silent') quiet = true;
+    else if (a === '-e') scripts.push(args[++i] ?? '');
+    else if (a === '-E' || a === '-r') continue;
+    else if (a.startsWith('-')) return undefined;
+    else if (scripts.length === 0) scripts.push(a);
+    else return undefined;
+  }
+  let lines = input.replace(/\n$/, '').split('\n');
+  for (const script of scripts.flatMap((x) => x.split(/;\s*|\n/)).filter((x) => x.trim() !== '')) {
+    const sub = /^s(.)((?:(?!\1).)*)\1((?:(?!\1).)*)\1(g?)$/.exec(script.trim());
+    if (sub) {
+      if (/[\\.*[\]^$+?(){}|]/.test(sub[2]!)) return undefined;
+      lines = lines.map((l) => (sub[4] ? l.split(sub[2]!).join(sub[3]!) : l.replace(sub[2]!, sub[3]!)));
+      continue;
+    }
+    const pick = /^(\d+)(?:,(\d+|\$))?([pd])$/.exec(script.trim());
+    if (!pick) return undefined;
+    const from = Number(pick[1]) - 1;
+    const to = pick[2] === undefined ? from : pick[2] === '$' ? lines.length - 1 : Number(pick[2]) - 1;
+    const inRange = (k: number) => k >= from && k <= to;
+    lines =
+      pick[3] === 'p'
+        ? quiet
+          ? lines.filter((_, k) => inRange(k))
+          : lines.flatMap((l, k) => (inRange(k) ? [l, l] : [l]))
+        : lines.filter((_, k) => !inRange(k));
+    quiet = false;
+  }
+  if (quiet) return '';
+  return cap(`${lines.join('\n')}\n`);
+}
+
+/** `cut -d' ' -f2-`, `cut -c3-`. */
+function cutText(input: string, args: readonly string[]): string | undefined {
+  const options = shortOptions(args, 'dfc');
+  if (options === undefined) return undefined;
+  const delimiter = options.find(([f]) => f === 'd')?.[1] ?? '\t';
+  const fields = options.find(([f]) => f === 'f')?.[1];
+  const chars = options.find(([f]) => f === 'c')?.[1];
+  const spec = fields ?? chars;
+  if (spec === undefined || !/^\d*-?\d*(?:,\d*-?\d*)*$/.test(spec)) return undefined;
+  const picks = (n: number) =>
+    spec.split(',').some((part) => {
+      const [a, b] = part.includes('-') ? part.split('-') : [part, part];
+      return n >= (a === '' ? 1 : Number(a)) && n <= (b === '' ? Number.POSITIVE_INFINITY : Number(b));
+    });
+  const out = input
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((line) =>
+      fields !== undefined
+        ? line
+            .split(delimiter)
+            .filter((_, k) => picks(k + 1))
+            .join(delimiter)
+        : [...line].filter((_, k) => picks(k + 1)).join(''),
+    );
+  return cap(`${out.join('\n')}\n`);
+}
+
+/** `paste -s -d' '`: the lines joined. */
+function pasteText(input: string, args: readonly string[]): string | undefined {
+  const options = shortOptions(args, 'd');
+  if (options === undefined || !options.some(([f]) => f === 's')) return undefined;
+  const delimiter = options.find(([f]) => f === 'd')?.[1] ?? '\t';
+  return cap(`${input.replace(/\n$/, '').split('\n').join(delimiter.slice(0, 1))}\n`);
+}
+
+/** `head -n 2`, `head -2`, `tail -n 1`, `tail -n +2`. */
+function lineRange(name: string, input: string, args: readonly string[]): string | undefined {
+  let n: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-n') n = args[++i];
+    else if (/^-n?\+?\d+$/.test(a)) n = a.replace(/^-n?/, '');
+    else return undefined;
+  }
+  const lines = input.replace(/\n$/, '').split('\n');
+  if (n === undefined) n = '10';
+  const from = n.startsWith('+');
+  const count = Number(n.replace('+', ''));
+  if (!Number.isInteger(count)) return undefined;
+  const picked =
+    name === 'head'
+      ? lines.slice(0, count)
+      : from
+        ? lines.slice(Math.max(0, count - 1))
+        : lines.slice(-count || lines.length);
+  return cap(`${picked.join('\n')}\n`);
 }
 
 /** gzip data held as latin1 text (what the other decoders give): decompressed within the cap. */
