@@ -75,6 +75,10 @@ export interface ShellContext {
   links: Map<string, string>;
   /** Files holding secrets that `git add` staged earlier in the command line. */
   staged: string[];
+  /** Descriptors opened for reading earlier in the command line (`exec 3<<<'…'`). */
+  fds?: Map<string, Stream>;
+  /** The directory stack of `pushd`, most recent first (shared by the walks of one command). */
+  dirs?: string[];
 }
 
 /** Scripts written within one command line that are remembered; more are taken as unknown. */
@@ -137,6 +141,8 @@ interface Stream {
 interface Value {
   text: string;
   known: boolean;
+  /** A name reference (`declare -n`): the variable whose value this one reads. */
+  ref?: string;
   /** An array: `"${a[@]}"` gives its words as separate fields. */
   array?: boolean;
   /** An array's elements, when all are known: `${a[1]}` picks one. */
@@ -167,6 +173,10 @@ interface Walk {
 // Redirection operators of mvdan.cc/sh/v3/syntax.RedirOperator.
 const REDIR_OUT = new Set([54, 55, 59, 60, 64, 65]);
 const REDIR_IN = 56;
+/** `=~` in `[[ … ]]`. */
+const TEST_REMATCH = 112;
+/** `<&N`: standard input from descriptor N. */
+const REDIR_DUP_IN = 58;
 const REDIR_HEREDOC = new Set([61, 62]);
 const REDIR_HERESTRING = 63;
 const PIPE_OPS = new Set([12, 13]);
@@ -272,16 +282,19 @@ function child(walk: Walk, scope?: Scope): Walk | undefined {
   return { ...walk, depth: walk.depth + 1, scope: scope ?? walk.scope };
 }
 
-function lookup(walk: Walk, name: string): Value | undefined {
+function lookup(walk: Walk, name: string, hops = 0): Value | undefined {
   const value = walk.scope.vars?.get(name);
+  if (value?.ref !== undefined && hops < 8) return lookup(walk, value.ref, hops + 1);
   if (value !== undefined) return value;
   if (/^\d$/.test(name)) {
     const field = walk.scope.positional[Number(name)];
-    return field ? { text: field.text, known: !field.dynamic } : undefined;
+    if (field) return { text: field.text, known: !field.dynamic };
+    // A shell.exec command line is run with no arguments: at the top level `$1` is empty.
+    return walk.depth === 0 && !walk.scope.positionalSet ? { text: '', known: true } : undefined;
   }
   if (name === '@' || name === '*') {
     const rest = walk.scope.positional.slice(1);
-    const known = rest.every((f) => !f.dynamic) && (walk.depth > 0 || walk.scope.positionalSet === true);
+    const known = rest.every((f) => !f.dynamic);
     // "$@" gives each parameter as a field of its own, like an array.
     return name === '@' && known
       ? { text: joinFields(rest), known, array: true, items: rest.map((f) => f.text) }
@@ -329,6 +342,8 @@ interface Piece {
   opaque?: string;
   codeLike?: boolean;
   via?: string;
+  /** An array's elements joined with NUL: `"${a[@]}"` splits there, not at IFS. */
+  items?: boolean;
   /** The source text before quote removal, where it differs (`C:\Windows` unquoted). */
   raw?: string;
   sensitive?: string;
@@ -375,8 +390,9 @@ function fieldsOf(pieces: readonly Piece[], walk: Walk): Field[] {
       continue;
     }
     let chunk = '';
+    const separators = piece.items ? '\0' : ifs;
     for (const ch of piece.text) {
-      if (ifs.includes(ch)) {
+      if (separators.includes(ch)) {
         if (chunk !== '' || (current !== undefined && current.text !== '')) {
           current ??= { text: '', dynamic: false };
           current.text += chunk;
@@ -524,8 +540,22 @@ function applyCase(text: string, op: number): string {
 /** `${X#pat}` and friends for literal patterns; a glob pattern makes the result unknown. */
 function trim(text: string, pattern: string, op: number): string | undefined {
   if (/[*?[]/.test(pattern)) {
-    if (pattern === '*' && (op === PAR.longPrefix || op === PAR.longSuffix)) return '';
-    return undefined;
+    if (/\[/.test(pattern) || text.length > 4096) return undefined;
+    // `${PWD%/*}`, `${f##*/}`: the shortest or longest prefix or suffix the glob matches.
+    const source = pattern
+      .replace(/[.+^${}()|\\]/g, '\\$&')
+      .replace(/\*/g, '[\\s\\S]*')
+      .replace(/\?/g, '[\\s\\S]');
+    const whole = new RegExp(`^${source}$`);
+    const prefix = op === PAR.shortPrefix || op === PAR.longPrefix;
+    const longest = op === PAR.longPrefix || op === PAR.longSuffix;
+    const cuts = [...Array(text.length + 1).keys()];
+    if (longest === prefix) cuts.reverse();
+    for (const cut of cuts) {
+      const part = prefix ? text.slice(0, cut) : text.slice(cut);
+      if (whole.test(part)) return prefix ? text.slice(cut) : text.slice(0, cut);
+    }
+    return text;
   }
   if ((op === PAR.shortPrefix || op === PAR.longPrefix) && text.startsWith(pattern))
     return text.slice(pattern.length);
@@ -617,6 +647,18 @@ function paramPiece(part: ShNode, walk: Walk, quoted: boolean): Piece {
   if (repl && value?.known) {
     const from = wordString(repl['Orig'] as ShNode | undefined, walk);
     const to = wordString(repl['With'] as ShNode | undefined, walk);
+    // `${x/#/r}`, `${x/%/.bak}`: anchored at the start or the end.
+    if (from.known && to.known && /^[#%]/.test(from.text) && !/[*?[]/.test(from.text)) {
+      const anchor = from.text.slice(1);
+      const text = from.text.startsWith('#')
+        ? value.text.startsWith(anchor)
+          ? to.text + value.text.slice(anchor.length)
+          : value.text
+        : value.text.endsWith(anchor)
+          ? value.text.slice(0, value.text.length - anchor.length) + to.text
+          : value.text;
+      return { text, split: !quoted, dynamic: false, via };
+    }
     if (from.known && to.known && !/[*?[]/.test(from.text) && from.text !== '') {
       const text = repl['All']
         ? value.text.split(from.text).join(to.text)
@@ -649,8 +691,10 @@ function paramPiece(part: ShNode, walk: Walk, quoted: boolean): Piece {
       opaque: `$${name}, whose value is unknown`,
     };
   const known = value.known ? { via } : {};
+  const whole = value.array === true && value.items !== undefined && part['Index'] != null && quoted;
   return {
-    text: value.text,
+    ...(whole ? { items: true } : {}),
+    text: whole ? value.items!.join('\0') : value.text,
     split:
       !quoted ||
       (value.array === true && ((part['Index'] !== undefined && part['Index'] !== null) || name === '@')),
@@ -785,6 +829,31 @@ interface Redirects {
 }
 
 function applyRedirects(stmt: ShNode, walk: Walk): Redirects {
+  const result = applyRedirectsToStdin(stmt, walk);
+  // `exec 3<<<'…'` or `exec 3< <(curl …)` opens descriptor 3; `bash <&3` reads it.
+  for (const redir of list(stmt['Redirs'])) {
+    const n = redir['N'] ? litValue(redir['N']) : '';
+    const op = Number(redir['Op']);
+    if (/^[3-9]$/.test(n) && (REDIR_HEREDOC.has(op) || op === REDIR_HERESTRING || op === REDIR_IN)) {
+      const single = applyRedirectsToStdin({ Redirs: [redir] } as unknown as ShNode, walk).stdin;
+      const proc =
+        op === REDIR_IN ? expandWord(redir['Word'] as ShNode | undefined, walk)[0]?.proc : undefined;
+      const opened = proc ?? single;
+      if (opened !== undefined) {
+        walk.ctx.fds ??= new Map();
+        walk.ctx.fds.set(n, opened);
+      }
+      if (result.stdin === single) delete result.stdin;
+    } else if (op === REDIR_DUP_IN) {
+      const from = wordString(redir['Word'] as ShNode | undefined, walk).text;
+      const opened = walk.ctx.fds?.get(from);
+      if (opened !== undefined) result.stdin = opened;
+    }
+  }
+  return result;
+}
+
+function applyRedirectsToStdin(stmt: ShNode, walk: Walk): Redirects {
   const result: Redirects = {};
   for (const redir of list(stmt['Redirs'])) {
     const op = Number(redir['Op']);
@@ -927,24 +996,58 @@ function runCommand(cmd: ShNode | undefined, walk: Walk, stdin?: Stream): Stream
       return undefined;
     }
     case 'TimeClause':
-    case 'CoprocClause':
       return cmd['Stmt'] ? runStmt(cmd['Stmt'] as ShNode, walk, stdin) : undefined;
+    case 'CoprocClause': {
+      // The coprocess's output is read through ${COPROC[0]}: `bash <&"${COPROC[0]}"`.
+      const output = cmd['Stmt'] ? runStmt(cmd['Stmt'] as ShNode, walk, stdin) : undefined;
+      const name = cmd['Name'] ? litValue(cmd['Name']) || 'COPROC' : 'COPROC';
+      walk.ctx.fds ??= new Map();
+      walk.ctx.fds.set('63', output ?? { unknown: 'the output of a coprocess' });
+      assign(walk, name, { text: '63 62', known: true, array: true, items: ['63', '62'] });
+      return undefined;
+    }
     case 'DeclClause': {
+      // `declare -n t=target`: t is a name reference; reading it reads target.
+      let nameref = false;
       for (const a of list(cmd['Args'])) {
         const name = litValue(a['Name']);
-        if (a['Naked'] && !a['Value']) {
-          if (name === '' && a['Value'] === undefined) continue;
+        if (a['Naked']) {
+          const word = a['Value'] ? wordString(a['Value'] as ShNode, walk).text : name;
+          if (/^-[a-zA-Z]*n/.test(word)) nameref = true;
           continue;
         }
         const value = wordString(a['Value'] as ShNode | undefined, walk);
         judgePathsInText(value.text, walk);
-        if (name !== '') assign(walk, name, value);
+        if (name !== '') assign(walk, name, nameref && value.known ? { ...value, ref: value.text } : value);
+      }
+      return undefined;
+    }
+    case 'TestClause': {
+      // `[[ word =~ regex ]]` sets BASH_REMATCH to the match and its groups.
+      const test = cmd['X'] as ShNode | undefined;
+      if (nodeType(test) === 'BinaryTest' && Number(test?.['Op']) === TEST_REMATCH) {
+        const left = wordString(test!['X'] as ShNode, walk);
+        const right = test!['Y'] as ShNode | undefined;
+        const pattern = right
+          ? list(right['Parts'])
+              .map((q) => (nodeType(q) === 'Lit' ? litValue(q) : '\0'))
+              .join('')
+          : '';
+        if (left.known && !pattern.includes('\0') && pattern.length <= 256) {
+          let match: RegExpExecArray | null = null;
+          try {
+            match = new RegExp(pattern).exec(left.text);
+          } catch {
+            match = null;
+          }
+          const items = match ? [...match].map((g) => g ?? '') : [];
+          assign(walk, 'BASH_REMATCH', { text: items.join(' '), known: true, array: true, items });
+        }
       }
       return undefined;
     }
     case 'LetClause':
     case 'ArithmCmd':
-    case 'TestClause':
       return undefined;
     default:
       return undefined;
@@ -955,9 +1058,17 @@ function runCommand(cmd: ShNode | undefined, walk: Walk, stdin?: Stream): Stream
 function assignedValue(a: ShNode, walk: Walk): Value {
   const array = a['Array'] as ShNode | undefined;
   if (!array) return wordString(a['Value'] as ShNode | undefined, walk);
-  const fields: Field[] = [];
-  for (const elem of list(array['Elems']))
-    fields.push(...expandWord(elem['Value'] as ShNode | undefined, walk));
+  let fields: Field[] = [];
+  const placed: Field[] = [];
+  for (const elem of list(array['Elems'])) {
+    const words = expandWord(elem['Value'] as ShNode | undefined, walk);
+    // `([2]=x [0]=rm)`: an explicit index places the element.
+    const index = elem['Index'] ? Number(wordString(elem['Index'] as ShNode, walk).text) : Number.NaN;
+    if (Number.isInteger(index) && index >= 0 && index < MAX_FIELDS && words.length === 1)
+      placed[index] = words[0]!;
+    else fields.push(...words);
+  }
+  if (placed.length > 0) fields = [...placed.filter((f) => f !== undefined), ...fields];
   const value: Value = { ...valueOfFields(fields), array: true };
   if (fields.every((f) => !f.dynamic)) value.items = fields.map((f) => f.text);
   return value;
@@ -1286,6 +1397,9 @@ function judgeCommand(words: Field[], walk: Walk, stdin?: Stream): Stream | unde
     overBudget(walk, `more than ${MAX_COMMANDS} commands`);
     return undefined;
   }
+  // `$_` is the last word of the command before: `echo /; rm -rf "$_"`.
+  const lastWord = words[words.length - 1];
+  if (lastWord !== undefined) assign(walk, '_', { text: lastWord.text, known: !lastWord.dynamic });
   const before = walk.findings.length;
   const output = dispatch(words, walk, stdin);
   annotate(words, walk, before);
@@ -1401,11 +1515,34 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
     walk.ctx = saved;
   } else judgePathsInArgs(pathArgs, walk);
 
+  if (name === 'pushd') {
+    walk.ctx.dirs ??= [];
+    walk.ctx.dirs.unshift(walk.ctx.cwd.workspace);
+  }
+  if (name === 'popd' && walk.ctx.dirs?.length) {
+    walk.ctx = { ...walk.ctx, cwd: { ...walk.ctx.paths, workspace: walk.ctx.dirs.shift()! } };
+    return undefined;
+  }
+  if (name === 'dirs') {
+    // `dirs -l +1`: the directory stack, the current directory first.
+    const stack = [walk.ctx.cwd.workspace, ...(walk.ctx.dirs ?? [])];
+    const pick = texts.find((t) => /^[+-]\d+$/.test(t));
+    if (pick === undefined) return { literal: `${stack.join(' ')}\n` };
+    const n = Number(pick.slice(1));
+    const entry = pick.startsWith('+') ? stack[n] : stack[stack.length - 1 - n];
+    return entry === undefined ? { literal: '' } : { literal: `${entry}\n` };
+  }
   if (name === 'cd' || name === 'pushd') {
     // Later relative paths resolve against the new directory.
     const target = args.find((a) => !a.text.startsWith('-'));
     if (target === undefined || !target.dynamic) {
-      const workspace = target === undefined ? walk.ctx.paths.home : normalizePath(target.text, walk.ctx.cwd);
+      // CDPATH: a bare relative name is looked for under its entries first (the first is taken).
+      const cdpath = lookup(walk, 'CDPATH');
+      const via =
+        target !== undefined && cdpath?.known && cdpath.text !== '' && !/^[/.~]/.test(target.text)
+          ? `${cdpath.text.split(':')[0] || '.'}/${target.text}`
+          : target?.text;
+      const workspace = via === undefined ? walk.ctx.paths.home : normalizePath(via, walk.ctx.cwd);
       walk.ctx = { ...walk.ctx, cwd: { ...walk.ctx.paths, workspace } };
     }
     return undefined;
@@ -1425,6 +1562,19 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
       ...(args.find((a) => a.opaque)?.opaque ? { opaque: args.find((a) => a.opaque)!.opaque! } : {}),
     };
     runScriptField(script, walk, 'eval');
+    return undefined;
+  }
+  if (
+    name === 'hash' &&
+    args[0]?.text === '-p' &&
+    args[1] &&
+    args[2] &&
+    !args[1].dynamic &&
+    !args[2].dynamic
+  ) {
+    // `hash -p /bin/rm ll`: `ll` now runs /bin/rm.
+    walk.scope.aliases ??= new Map();
+    walk.scope.aliases.set(args[2].text, args[1].text);
     return undefined;
   }
   if (name === 'trap') {
@@ -1488,6 +1638,18 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
     const target = args.find((a) => /^[A-Za-z_]\w*$/.test(a.text));
     const root = stdin.found.roots[0];
     if (target && root) assign(walk, target.text, { text: root.text, known: !root.dynamic });
+    return undefined;
+  }
+  if (name === 'read' && stdin?.literal !== undefined && args.some((a) => /^-[a-zA-Z]*a/.test(a.text))) {
+    // `IFS=, read -ra a <<< 'rm,-rf,/'`: the line split at IFS, as an array.
+    const flag = args.findIndex((a) => /^-[a-zA-Z]*a$/.test(a.text));
+    const target = flag >= 0 ? args[flag + 1] : undefined;
+    if (target !== undefined && /^[A-Za-z_]\w*$/.test(target.text)) {
+      const ifs = ifsOf(walk);
+      const line = stdin.literal.split('\n')[0] ?? '';
+      const items = line.split(new RegExp(`[${ifs.replace(/[\\\]^-]/g, '\\$&')}]+`)).filter((t) => t !== '');
+      assign(walk, target.text, { text: items.join(' '), known: true, array: true, items });
+    }
     return undefined;
   }
   if (name === 'read' && stdin?.literal !== undefined) {
@@ -2038,6 +2200,17 @@ function judgeXargs(args: Field[], walk: Walk, stdin?: Stream): Stream | undefin
   }
   const inner = child(walk);
   if (!inner) return undefined;
+  // `curl … | xargs -0 bash -c`: the first item becomes the script `bash -c` runs.
+  const c = argv.findIndex((a) => /^-[a-zA-Z]*c$/.test(a.text));
+  if (
+    items.length === 0 &&
+    SHELLS.has(baseName(argv[0]!.text)) &&
+    c === argv.length - 1 &&
+    stdin !== undefined
+  ) {
+    judgeStdinScript(stdin, walk, `xargs ${argv.map((a) => a.text).join(' ')}`);
+    return { unknown: 'the output of xargs' };
+  }
   if (items.length === 0) {
     judgeCommand(argv, inner);
   } else if (replace !== undefined) {
@@ -2064,6 +2237,10 @@ function judgeParallel(args: Field[], walk: Walk, stdin?: Stream): Stream | unde
   while (i < head.length && head[i]!.text.startsWith('-'))
     i += /^-(?:j|P|S|--jobs|-joblog|-results)$/.test(head[i]!.text) ? 2 : 1;
   const command = head.slice(i);
+  if (head.some((a) => a.text === '--pipe' || a.text === '--pipepart') && command.length > 0) {
+    const inner = child(walk);
+    return inner ? judgeCommand(command, inner, stdin) : undefined;
+  }
   let items: Field[] = sep >= 0 ? args.slice(sep + 1).filter((a) => a.text !== ':::') : [];
   if (items.length === 0 && stdin?.literal !== undefined) {
     items = stdin.literal
@@ -2911,7 +3088,11 @@ function judgePath(text: string, walk: Walk, writes: boolean): void {
   // `/dev/tcp/host/port` is a socket, judged as a destination where it is redirected to.
   if (/^\/dev\/(?:tcp|udp)\//.test(text)) return;
   // Bare words stay inside the working directory, whose own path is judged once up front.
-  if (!/^[~/.]|^\$\{?HOME|\/|\\|\.ssh|^[A-Za-z]:|^%|[／＼]/.test(text)) return;
+  if (
+    !/^[~/.]|^\$\{?HOME|\/|\\|\.ssh|^[A-Za-z]:|^%|[／＼]/.test(text) &&
+    walk.ctx.cwd.workspace === walk.ctx.paths.workspace
+  )
+    return;
   let normalized = followLinks(normalizePath(text, walk.ctx.cwd), walk.ctx);
   if (/[*?]/.test(normalized) && classifyPath(normalized) === null)
     normalized = globMatchesPrivileged(normalized, walk.ctx) ?? normalized;
