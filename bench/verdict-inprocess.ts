@@ -40,6 +40,17 @@ const typical: Record<string, Input[]> = {
     { action: 'shell.exec', payload: { command: 'npm test -- --run && echo done', cwd: 'app' } },
     { action: 'shell.exec', payload: { command: 'sudo rm -rf / --no-preserve-root' } },
   ],
+  // Command lines never seen before: every rule runs (the rows above are mostly remembered).
+  'shell.exec(new)': [
+    (i) => ({ action: 'shell.exec', payload: { command: `git status && npm test -- --grep t${i}` } }),
+    (i) => ({ action: 'shell.exec', payload: { command: `ls -la src/${i}` } }),
+    (i) => ({ action: 'shell.exec', payload: { command: `kubectl get pods -n ns${i}` } }),
+    (i) => ({ action: 'shell.exec', payload: { command: `curl -s https://api.example.com/v${i} | jq .` } }),
+    (i) => ({
+      action: 'shell.exec',
+      payload: { command: `docker run --rm -v ./src:/src node:20 npm test${i}` },
+    }),
+  ],
   // Plain `$VAR` expansions, quotes and redirections: the linear reader, no parser.
   'shell(expand)': [
     { action: 'shell.exec', payload: { command: 'npm test 2>&1 > "$LOG_DIR/test.log"' } },

@@ -87,7 +87,9 @@ const SHARED_NAMES = new Set(['rmdir', 'format', 'type', 'sc', 'attrib', 'move',
 
 /** `C:\Windows\System32\CMD.EXE`, `"pwsh.exe"` → `cmd`, `pwsh`. */
 export function windowsProgramName(word: string): string {
-  const trimmed = restoreSeparators(word.replace(/^["']|["']$/g, ''));
+  // Most names are plain words: nothing for restoreSeparators to put back.
+  const bare = word.replace(/^["']|["']$/g, '');
+  const trimmed = /[\\:%$]/.test(bare) ? restoreSeparators(bare) : bare;
   const slash = Math.max(trimmed.lastIndexOf('\\'), trimmed.lastIndexOf('/'));
   return trimmed
     .slice(slash + 1)
