@@ -496,10 +496,15 @@ function recursiveDeleteCalls(script: string): { target: string; how: string }[]
   return out;
 }
 
-/** Index of the `)` that closes the argument list starting at 0, or -1. */
-function closingParen(text: string): number {
+/**
+ * One pass over an argument list starting at 0: the index of the `)` that closes it and its
+ * top-level arguments, or undefined when it does not close (or closes with `]`/`}`).
+ */
+function scanCall(text: string): { close: number; args: string[] } | undefined {
+  const args: string[] = [];
   let depth = 0;
   let quote: string | undefined;
+  let from = 0;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quote !== undefined) {
@@ -509,38 +514,28 @@ function closingParen(text: string): number {
     if (ch === "'" || ch === '"') quote = ch;
     else if (ch === '(' || ch === '[' || ch === '{') depth++;
     else if (ch === ')' || ch === ']' || ch === '}') {
-      if (depth === 0) return ch === ')' ? i : -1;
-      depth--;
-    }
-  }
-  return -1;
-}
-
-/** The top-level arguments of a call whose `(` ends just before `start`. */
-function callArguments(script: string, start: number): string[] | undefined {
-  const text = script.slice(start, start + 4096);
-  const close = closingParen(text);
-  if (close < 0) return undefined;
-  const args: string[] = [];
-  let depth = 0;
-  let quote: string | undefined;
-  let from = 0;
-  for (let i = 0; i < close; i++) {
-    const ch = text[i]!;
-    if (quote !== undefined) {
-      if (ch === quote) quote = undefined;
-      continue;
-    }
-    if (ch === "'" || ch === '"') quote = ch;
-    else if (ch === '(' || ch === '[' || ch === '{') depth++;
-    else if (ch === ')' || ch === ']' || ch === '}') depth--;
-    else if (ch === ',' && depth === 0) {
+      if (depth > 0) depth--;
+      else if (ch !== ')') return undefined;
+      else {
+        args.push(text.slice(from, i).trim());
+        return { close: i, args };
+      }
+    } else if (ch === ',' && depth === 0) {
       args.push(text.slice(from, i).trim());
       from = i + 1;
     }
   }
-  args.push(text.slice(from, close).trim());
-  return args;
+  return undefined;
+}
+
+/** Index of the `)` that closes the argument list starting at 0, or -1. */
+function closingParen(text: string): number {
+  return scanCall(text)?.close ?? -1;
+}
+
+/** The top-level arguments of a call whose `(` ends just before `start`. */
+function callArguments(script: string, start: number): string[] | undefined {
+  return scanCall(script.slice(start, start + 4096))?.args;
 }
 
 /** Folders `[Environment]::GetFolderPath(…)` names, as the variables the path rules read. */
