@@ -59,7 +59,7 @@ export async function createContainer(
     await migrateToLatest(db);
 
     const plans: readonly Plan[] = config.plans;
-    const usageRepo = createUsageRepo(db.kysely);
+    const usageRepo = createUsageRepo(db.kysely, db.dialect);
     const meter = new UsageMeter(usageRepo, config.usageFlushMs, logger);
     meter.start();
     closers.push(() => meter.stop());
@@ -226,6 +226,7 @@ export async function createContainer(
 
     const gdpr = createGdprService({
       db: db.kysely,
+      dialect: db.dialect,
       audit: auditRepo,
       async afterDeletion(accountId) {
         keyCache.forgetAccount(accountId);

@@ -96,7 +96,7 @@ describe.each(DIALECTS)('storage contract on %s', (dialect) => {
   it('adds usage counts batch by batch and reports them per key and month', async () => {
     const accounts = createAccountsRepo(db.kysely);
     const keys = createApiKeysRepo(db.kysely);
-    const usage = createUsageRepo(db.kysely);
+    const usage = createUsageRepo(db.kysely, db.dialect);
     const accountId = randomUUID();
     const keyId = randomUUID();
     await accounts.insert({
@@ -140,7 +140,7 @@ describe.each(DIALECTS)('storage contract on %s', (dialect) => {
 
   it('keeps counts for the next flush when a write fails', async () => {
     let fail = true;
-    const real = createUsageRepo(db.kysely);
+    const real = createUsageRepo(db.kysely, db.dialect);
     const written: number[] = [];
     const flaky = {
       addCounts: async (...args: Parameters<typeof real.addCounts>) => {

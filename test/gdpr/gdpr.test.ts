@@ -163,3 +163,42 @@ describe.each(DIALECTS)('GDPR export and deletion on %s', (dialect) => {
     expect(res.json().error.code).toBe('FORBIDDEN');
   });
 });
+
+describe.each(DIALECTS)('GDPR deletion racing a usage flush on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { env: { ARBITER_LOG_LEVEL: 'silent' } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('leaves no usage row behind when a batch is written while the account is deleted', async () => {
+    const { gdpr } = t.container.services;
+    const accounts = await Promise.all(Array.from({ length: 12 }, () => t.newAccount()));
+    for (const account of accounts) {
+      for (let i = 0; i < 3; i++)
+        t.container.meter.record(account.keyId, account.accountId, 'GET /v1/whoami');
+      // The flush and the deletion run on two connections at once, in both start orders.
+      const principal = { accountId: account.accountId, keyId: account.keyId, plan: 'free' };
+      await Promise.all(
+        accounts.indexOf(account) % 2 === 0
+          ? [t.container.meter.flush(), gdpr.deleteAccount(principal)]
+          : [gdpr.deleteAccount(principal), t.container.meter.flush()],
+      );
+    }
+    const ids = accounts.map((a) => a.accountId);
+    const db = t.container.db.kysely;
+    const monthly = await db
+      .selectFrom('usage_monthly')
+      .select('account_id')
+      .where('account_id', 'in', ids)
+      .execute();
+    const daily = await db
+      .selectFrom('usage_daily')
+      .select('account_id')
+      .where('account_id', 'in', ids)
+      .execute();
+    expect([...monthly, ...daily]).toEqual([]);
+  });
+});

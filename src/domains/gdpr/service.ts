@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { DialectName } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { Errors } from '../../errors.ts';
 import type { AuditRepo } from '../audit/repo.ts';
@@ -45,6 +46,7 @@ function exportRow(rule: TableRule, row: Record<string, unknown>): Record<string
 
 export function createGdprService(deps: {
   db: Kysely<Database>;
+  dialect: DialectName;
   audit: Pick<AuditRepo, 'appendIn' | 'append'>;
   /** Makes every key of the account stop at once, here and on every other instance. */
   afterDeletion: (accountId: string) => Promise<void>;
@@ -60,6 +62,15 @@ export function createGdprService(deps: {
       const out: Record<string, unknown> = {};
       for (const section of ALWAYS) out[section] = [];
       await deps.db.transaction().execute(async (trx) => {
+        // Locks the account row before anything is deleted, so that a usage batch being written
+        // meanwhile (here or on another instance) either finishes first and is deleted with the
+        // rest, or waits and finds no account to count for.
+        await trx
+          .selectFrom('accounts')
+          .select('id')
+          .where('id', '=', principal.accountId)
+          .$if(deps.dialect === 'postgres', (q) => q.forUpdate())
+          .execute();
         const t = trx as unknown as AnyDb;
         for (const rule of tables) {
           if (rule.kind === 'global' || rule.kind === 'derived' || rule.section === undefined) continue;
@@ -90,6 +101,15 @@ export function createGdprService(deps: {
       }
       const removed: Record<string, number> = {};
       await deps.db.transaction().execute(async (trx) => {
+        // Locks the account row before anything is deleted, so that a usage batch being written
+        // meanwhile (here or on another instance) either finishes first and is deleted with the
+        // rest, or waits and finds no account to count for.
+        await trx
+          .selectFrom('accounts')
+          .select('id')
+          .where('id', '=', principal.accountId)
+          .$if(deps.dialect === 'postgres', (q) => q.forUpdate())
+          .execute();
         const t = trx as unknown as AnyDb;
         for (const rule of tables) {
           if (rule.kind !== 'account') continue;

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import type { DialectName } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 
 export interface MonthlyCount {
@@ -15,18 +16,26 @@ export interface DailyCount {
   calls: number;
 }
 
-export function createUsageRepo(db: Kysely<Database>) {
+export function createUsageRepo(db: Kysely<Database>, dialect: DialectName) {
   return {
     /** Adds a batch of counts in one transaction: either every count lands or none does. */
     async addCounts(allMonthly: MonthlyCount[], allDaily: DailyCount[]): Promise<void> {
       if (allMonthly.length === 0 && allDaily.length === 0) return;
       await db.transaction().execute(async (trx) => {
-        // Counts of an account deleted meanwhile (possibly on another instance) are dropped, not resurrected.
+        // Counts of an account deleted meanwhile (possibly on another instance) are dropped, not
+        // resurrected. On PostgreSQL the share lock orders this batch against a deletion, which
+        // locks the account row first: either the deletion waits and removes these rows too, or
+        // this batch waits and then no longer sees the account.
         const accountIds = [...new Set([...allMonthly, ...allDaily].map((c) => c.accountId))];
         const existing = new Set(
-          (await trx.selectFrom('accounts').select('id').where('id', 'in', accountIds).execute()).map(
-            (r) => r.id,
-          ),
+          (
+            await trx
+              .selectFrom('accounts')
+              .select('id')
+              .where('id', 'in', accountIds)
+              .$if(dialect === 'postgres', (q) => q.forShare())
+              .execute()
+          ).map((r) => r.id),
         );
         const monthly = allMonthly.filter((c) => existing.has(c.accountId));
         const daily = allDaily.filter((c) => existing.has(c.accountId));
