@@ -47,6 +47,13 @@ export const AUTHENTICATED_ROUTES: AuthenticatedRoute[] = [
   },
   {
     method: 'POST',
+    route: '/v2/vault/store_batch',
+    url: () => '/v2/vault/store_batch',
+    body: { claims: [{ claim: 'The sky is blue', source: 'suite', confidence: 0.5 }] },
+  },
+  { method: 'GET', route: '/v2/vault/claims', url: () => '/v2/vault/claims' },
+  {
+    method: 'POST',
     route: '/v2/vault/search',
     url: () => '/v2/vault/search',
     body: { query: 'sky', top_k: 3 },

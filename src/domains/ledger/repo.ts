@@ -1,6 +1,6 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { chainHash, GENESIS_HASH } from '../../db/chain.ts';
-import type { ClaimsTable, ClaimVersionsTable, Database } from '../../db/schema.ts';
+import type { ClaimStatus, ClaimsTable, ClaimVersionsTable, Database } from '../../db/schema.ts';
 import { bytesToVector, vectorToBytes } from './storage/vectors.ts';
 
 /** A claim as read back: numbers normalised (PostgreSQL returns BIGSERIAL keys as text). */
@@ -235,6 +235,31 @@ export function createLedgerRepo(db: Kysely<Database>) {
         .where('status', '=', 'active')
         .orderBy('rowkey', 'desc')
         .limit(limit)
+        .execute();
+      return rows.map(toClaim);
+    },
+
+    /** A page of the account's claims in the order they were first stored, after `afterRowkey`. */
+    async listClaims(
+      accountId: string,
+      filter: {
+        afterRowkey: number;
+        limit: number;
+        statuses: readonly ClaimStatus[];
+        source?: string | undefined;
+        since?: string | undefined;
+      },
+    ): Promise<ClaimRow[]> {
+      const rows = await db
+        .selectFrom('claims')
+        .select(CLAIM_COLUMNS)
+        .where('account_id', '=', accountId)
+        .where('status', 'in', [...filter.statuses])
+        .where('rowkey', '>', filter.afterRowkey)
+        .$if(filter.source !== undefined, (q) => q.where('source', '=', filter.source!))
+        .$if(filter.since !== undefined, (q) => q.where('updated_at', '>=', filter.since!))
+        .orderBy('rowkey')
+        .limit(filter.limit)
         .execute();
       return rows.map(toClaim);
     },

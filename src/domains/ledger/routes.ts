@@ -9,6 +9,8 @@ import { PiiSettingsBody, PiiSettingsResponse, type PiiSettingsStore } from './p
 import type { LedgerRepo } from './repo.ts';
 import {
   ClaimDetail,
+  ClaimListQuery,
+  ClaimListResponse,
   ClaimParams,
   DeleteResponse,
   LedgerSearchResponse,
@@ -16,6 +18,8 @@ import {
   ProposeResponse,
   SearchBody,
   StateResponse,
+  StoreBatchBody,
+  StoreBatchResponse,
   StoreBody,
   StoreResponse,
   VaultSearchResponse,
@@ -121,6 +125,36 @@ export function ledgerRoutes(
     );
 
     app.post(
+      '/v2/vault/store_batch',
+      {
+        schema: {
+          tags: ['Vault'],
+          summary:
+            'Store up to 1,000 claims in one transaction, each as /v2/vault/store would; all or nothing',
+          body: StoreBatchBody,
+          response: { 201: StoreBatchResponse, ...writeErrors },
+        },
+      },
+      async (request, reply) => {
+        const principal = principalOf(request);
+        const expected = expectedState(request, request.body.expected_state_hash);
+        const { body: results, replayed } = await once<StoreResult[]>(
+          repo,
+          principal.accountId,
+          idempotencyKey(request),
+          { route: 'vault.store_batch', body: request.body },
+          (remember) =>
+            ledger.storeMany(principal.accountId, principal.keyId, request.body.claims, {
+              ...(expected === undefined ? {} : { expected_state_hash: expected }),
+              ...(remember ? { remember } : {}),
+            }),
+        );
+        if (replayed) reply.header('idempotent-replayed', 'true');
+        return reply.status(201).send({ results, state_hash: results.at(-1)!.state_hash });
+      },
+    );
+
+    app.post(
       '/ledger/propose_state',
       {
         schema: {
@@ -185,6 +219,20 @@ export function ledgerRoutes(
           timestamp: h.timestamp,
         })),
       }),
+    );
+
+    app.get(
+      '/v2/vault/claims',
+      {
+        schema: {
+          tags: ['Vault'],
+          summary:
+            "The account's claims in the order they were first stored, one page at a time; follow next_cursor for more",
+          querystring: ClaimListQuery,
+          response: { 200: ClaimListResponse, ...errorResponses },
+        },
+      },
+      async (request) => ledger.list(principalOf(request).accountId, request.query),
     );
 
     app.get(

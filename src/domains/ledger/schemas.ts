@@ -11,12 +11,29 @@ const OnConflict = Type.Union([Type.Literal('keep'), Type.Literal('reject'), Typ
 const TopK = Type.Integer({ minimum: 1, maximum: 100, default: 5 });
 const Query = Type.String({ minLength: 1, maxLength: 2000 });
 
+/** What one claim to store is, in `/v2/vault/store` and in each item of `/v2/vault/store_batch`. */
+const claimToStore = {
+  claim: ClaimText,
+  source: Source,
+  confidence: Confidence,
+  on_conflict: Type.Optional(OnConflict),
+};
+
 export const StoreBody = Type.Object(
+  { ...claimToStore, expected_state_hash: Type.Optional(StateHash) },
+  { additionalProperties: false },
+);
+
+/** Most claims one `/v2/vault/store_batch` call may carry (one transaction). */
+export const STORE_BATCH_MAX = 1000;
+
+export const StoreBatchBody = Type.Object(
   {
-    claim: ClaimText,
-    source: Source,
-    confidence: Confidence,
-    on_conflict: Type.Optional(OnConflict),
+    claims: Type.Array(Type.Object(claimToStore, { additionalProperties: false }), {
+      minItems: 1,
+      maxItems: STORE_BATCH_MAX,
+      description: `1 to ${STORE_BATCH_MAX} claims, stored in this order; each is checked against the stored claims and the batch's earlier ones`,
+    }),
     expected_state_hash: Type.Optional(StateHash),
   },
   { additionalProperties: false },
@@ -63,6 +80,17 @@ export const StoreResponse = Type.Object({
   scrubbed: Scrubbed,
 });
 
+export const StoreBatchResponse = Type.Object({
+  results: Type.Array(StoreResponse, {
+    description:
+      "One per claim, in the request's order; each state_hash is the ledger's state after that claim",
+  }),
+  state_hash: Type.String({
+    pattern: '^[0-9a-f]{64}$',
+    description: "The ledger's state after the whole batch",
+  }),
+});
+
 export const ProposeResponse = Type.Object({
   status: Type.Literal('committed'),
   vector_stored: Type.Boolean(),
@@ -100,9 +128,35 @@ export const LedgerSearchResponse = Type.Object({
   ),
 });
 
-export const ClaimParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+export const CLAIM_LIST_DEFAULT_LIMIT = 50;
 
-export const ClaimDetail = Type.Object({
+export const ClaimListQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: CLAIM_LIST_DEFAULT_LIMIT })),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'next_cursor of the previous page' }),
+    ),
+    source: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1000,
+        description: 'Only claims from this source (exact match)',
+      }),
+    ),
+    since: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'Only claims stored or changed at or after this instant (updated_at ≥ since)',
+      }),
+    ),
+    include_superseded: Type.Optional(
+      Type.Boolean({ default: false, description: 'Also list claims that a later claim superseded' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const ClaimFields = {
   id: Type.String({ format: 'uuid' }),
   short_id: Type.String(),
   claim: Type.String(),
@@ -112,6 +166,19 @@ export const ClaimDetail = Type.Object({
   status: Type.Union([Type.Literal('active'), Type.Literal('superseded')]),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
+};
+
+export const ClaimListResponse = Type.Object({
+  claims: Type.Array(Type.Object(ClaimFields)),
+  next_cursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'Where the next page starts; null on the last page',
+  }),
+});
+
+export const ClaimParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const ClaimDetail = Type.Object({
+  ...ClaimFields,
   versions: Type.Array(
     Type.Object({
       version: Type.Integer(),

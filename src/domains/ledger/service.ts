@@ -1,10 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
+import type { Static } from 'typebox';
 import { chainHash, GENESIS_HASH } from '../../db/chain.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, Errors } from '../../errors.ts';
 import type { AuditRepo } from '../audit/repo.ts';
 import { emitEvents, type PendingEvent } from '../webhooks/outbox.ts';
+import { listClaims } from './browse.ts';
 import { checkLongText, warmTextCheckThread } from './conflicts/text-check-thread.ts';
 import {
   conflictCandidateFloor,
@@ -29,6 +31,7 @@ import {
   type LedgerRepo,
   type VersionRow,
 } from './repo.ts';
+import type { ClaimListQuery } from './schemas.ts';
 import {
   normalisedLexical,
   type RelevanceFloor,
@@ -508,13 +511,17 @@ export function createLedgerService(deps: LedgerServiceDeps) {
      * (against the stored claims and the batch's earlier claims), and chained like `store` does
      * it, but the commit, the lock and the embedding are paid once per batch. All or nothing: a
      * claim refused by `on_conflict: reject` (409 naming its index) or a stale
-     * `expected_state_hash` stores none of them.
+     * `expected_state_hash` stores none of them. `remember` runs in the same transaction, as for
+     * `store` (the idempotent answer commits with the claims or not at all).
      */
     async storeMany(
       accountId: string,
       actor: string,
       inputs: readonly StoreInput[],
-      options: { expected_state_hash?: string } = {},
+      options: {
+        expected_state_hash?: string;
+        remember?: (trx: Transaction<Database>, results: StoreResult[]) => Promise<void>;
+      } = {},
     ): Promise<StoreResult[]> {
       if (inputs.length === 0) return [];
       const { prepared, embedder } = await prepare(inputs, await scrubOptionsOf(accountId));
@@ -583,9 +590,12 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         await flush(trx, accountId, pending);
         await deps.audit.appendIn(trx, audit);
         await emitEvents(trx, events);
+        await options.remember?.(trx, results);
         return results;
       });
     },
+
+    list: (accountId: string, query: Static<typeof ClaimListQuery>) => listClaims(repo, accountId, query),
 
     /** Relevant active claims, ranked by relevance × confidence; empty when nothing is relevant. */
     async search(accountId: string, query: string, topK: number): Promise<SearchHit[]> {

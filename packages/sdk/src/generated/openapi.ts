@@ -4588,6 +4588,123 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/vault/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's claims in the order they were first stored, one page at a time; follow next_cursor for more */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description next_cursor of the previous page */
+                    cursor?: string;
+                    /** @description Also list claims that a later claim superseded */
+                    include_superseded?: boolean;
+                    limit?: number;
+                    /** @description Only claims stored or changed at or after this instant (updated_at ≥ since) */
+                    since?: string;
+                    /** @description Only claims from this source (exact match) */
+                    source?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            claims: {
+                                claim: string;
+                                confidence: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: uuid */
+                                id: string;
+                                short_id: string;
+                                source: string;
+                                status: "active" | "superseded";
+                                /** Format: date-time */
+                                updated_at: string;
+                                version: number;
+                            }[];
+                            /** @description Where the next page starts; null on the last page */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/vault/claims/{id}": {
         parameters: {
             query?: never;
@@ -5247,6 +5364,159 @@ export interface paths {
                             state_hash: string;
                             superseded: string[];
                             version: number;
+                        };
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/vault/store_batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Store up to 1,000 claims in one transaction, each as /v2/vault/store would; all or nothing */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description 1 to 1000 claims, stored in this order; each is checked against the stored claims and the batch's earlier ones */
+                        claims: {
+                            /** @description The statement */
+                            claim: string;
+                            /** @description How sure the source is, in [0, 1] */
+                            confidence: number;
+                            /** @description keep (default): store and report conflicts; reject: 409, nothing stored; supersede: older conflicting claims leave search */
+                            on_conflict?: "keep" | "reject" | "supersede";
+                            /** @description Where the claim comes from */
+                            source: string;
+                        }[];
+                        expected_state_hash?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description One per claim, in the request's order; each state_hash is the ledger's state after that claim */
+                            results: {
+                                /** @description The claim as stored, after scrubbing */
+                                claim: string;
+                                conflicts: {
+                                    claim: string;
+                                    confidence: number;
+                                    id: string;
+                                    /** @description negation | antonym | value_mismatch | entity_mismatch */
+                                    kind: string;
+                                    reason: string;
+                                    short_id: string;
+                                    similarity: number;
+                                }[];
+                                /** Format: uuid */
+                                id: string;
+                                /** @description Personal data replaced before storage, by type and count (never the values) */
+                                scrubbed: {
+                                    [key: string]: number;
+                                };
+                                short_id: string;
+                                state_hash: string;
+                                superseded: string[];
+                                version: number;
+                            }[];
+                            /** @description The ledger's state after the whole batch */
+                            state_hash: string;
                         };
                     };
                 };
