@@ -121,6 +121,25 @@ keys
     }),
   );
 
+program
+  .command('secrets')
+  .description('Stored secrets (webhook signing secrets), encrypted with ARBITER_SECRETS_KEY')
+  .command('reencrypt')
+  .description(
+    'Re-encrypt every stored secret under ARBITER_SECRETS_KEY (after a rotation, before removing ARBITER_SECRETS_KEY_PREVIOUS)',
+  )
+  .action(() =>
+    withContainer(async (c) => {
+      const again = await c.services.webhooks.reencryptSecrets();
+      print({
+        key_id: again.key_id,
+        reencrypted: c.secretsResealed.reencrypted + again.reencrypted,
+        unreadable: again.unreadable,
+      });
+      if (again.unreadable.length > 0) process.exitCode = 1;
+    }),
+  );
+
 const mcp = program
   .command('mcp')
   .description('MCP server on stdio with the tools evaluate_action, judge_action, remember, recall')

@@ -3,6 +3,7 @@ import Type, { type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { isWellFormedKey } from './domains/api-keys/key-format.ts';
 import { loadPlans, type Plan } from './domains/plans/catalog.ts';
+import { parseSecretKey } from './lib/secret-box.ts';
 
 /**
  * Every setting the service reads from its environment, parsed once at start. Nothing else in
@@ -17,6 +18,8 @@ const EnvSchema = Type.Object({
   ARBITER_BOOTSTRAP_KEY: Type.Optional(Type.String()),
   ARBITER_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   ARBITER_METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  ARBITER_SECRETS_KEY: Type.Optional(Type.String()),
+  ARBITER_SECRETS_KEY_PREVIOUS: Type.Optional(Type.String()),
   ARBITER_LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -70,6 +73,11 @@ export interface Config {
   readonly adminToken: string | undefined;
   /** Bearer token `/metrics` asks for; without one it is served only on a loopback address. */
   readonly metricsToken: string | undefined;
+  /**
+   * The key stored secrets (webhook signing secrets) are encrypted with, and the one it replaced,
+   * still read during a rotation. Without a key, one is generated in the data directory.
+   */
+  readonly secrets: { readonly key: Buffer | undefined; readonly previousKey: Buffer | undefined };
   readonly logLevel: string;
   /** Largest accepted request body in bytes; larger ones get 413. */
   readonly bodyLimit: number;
@@ -144,6 +152,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration: ARBITER_BILLING=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET',
     );
   }
+  const secretKey = (name: 'ARBITER_SECRETS_KEY' | 'ARBITER_SECRETS_KEY_PREVIOUS'): Buffer | undefined => {
+    const text = parsed[name];
+    if (text === undefined) return undefined;
+    const key = parseSecretKey(text);
+    if (typeof key === 'string') throw new ConfigError(`Invalid configuration: ${name} ${key}`);
+    return key;
+  };
+  const secrets = Object.freeze({
+    key: secretKey('ARBITER_SECRETS_KEY'),
+    previousKey: secretKey('ARBITER_SECRETS_KEY_PREVIOUS'),
+  });
+  if (secrets.previousKey !== undefined && secrets.key === undefined) {
+    throw new ConfigError(
+      'Invalid configuration: ARBITER_SECRETS_KEY_PREVIOUS is only read during a rotation, next to a new ARBITER_SECRETS_KEY',
+    );
+  }
   let plans: readonly Plan[];
   try {
     plans = loadPlans(parsed.ARBITER_PLANS_FILE);
@@ -179,6 +203,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bootstrapKey: parsed.ARBITER_BOOTSTRAP_KEY,
     adminToken: parsed.ARBITER_ADMIN_TOKEN,
     metricsToken: parsed.ARBITER_METRICS_TOKEN,
+    secrets,
     logLevel: parsed.ARBITER_LOG_LEVEL,
     bodyLimit: parsed.ARBITER_BODY_LIMIT,
     usageFlushMs: parsed.ARBITER_USAGE_FLUSH_MS,

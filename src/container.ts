@@ -41,6 +41,7 @@ import { webhookEvents } from './domains/webhooks/outbox.ts';
 import { createWebhooksRepo } from './domains/webhooks/repo.ts';
 import { createWebhooksService } from './domains/webhooks/service.ts';
 import { WebhookWorker } from './domains/webhooks/worker.ts';
+import { secretBoxFor } from './lib/secret-box.ts';
 import { startWriterThread } from './writer-thread/index.ts';
 import { createJobRunner } from './writer-thread/jobs.ts';
 
@@ -184,6 +185,11 @@ export async function createContainer(
       publicUrl: config.publicUrl,
     });
 
+    const secrets = secretBoxFor(config.secrets, {
+      dataDir: config.dataDir,
+      sharedDatabase: db.dialect === 'postgres',
+      warn: (message) => logger.warn(message),
+    });
     const webhooksRepo = createWebhooksRepo(db.kysely, db.dialect);
     const webhooks = createWebhooksService({
       db: db.kysely,
@@ -192,8 +198,14 @@ export async function createContainer(
       audit: auditRepo,
       plans,
       allowLoopback: config.webhooks.allowLoopback,
+      secrets,
     });
-    const webhookWorker = new WebhookWorker(webhooksRepo, config.webhooks, logger);
+    // Plaintext secrets from before encryption, and ones under a rotated-out key, are sealed anew.
+    const resealed = await webhooks.reencryptSecrets();
+    if (resealed.unreadable.length > 0)
+      logger.warn(resealed, 'webhook signing secrets under a key that is not configured stay unreadable');
+    else if (resealed.reencrypted > 0) logger.info(resealed, 'webhook signing secrets re-encrypted');
+    const webhookWorker = new WebhookWorker(webhooksRepo, config.webhooks, logger, secrets);
     webhookWorker.start();
     closers.push(() => webhookWorker.stop());
 
@@ -245,6 +257,8 @@ export async function createContainer(
       plans,
       quota,
       webhookWorker,
+      /** What the start-up pass re-encrypted (`arbiter secrets reencrypt` reports it). */
+      secretsResealed: resealed,
       judgment,
       policies,
       ledgerState,

@@ -1,35 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { bearer, createTestApp, type TestApp } from './helpers/app.ts';
+import { bearer, createTestApp } from './helpers/app.ts';
+import { databaseContents } from './helpers/database-contents.ts';
 import { DIALECTS } from './helpers/databases.ts';
-
-/** Every byte the database holds: the SQLite files on disk, or every row of every table in PostgreSQL. */
-async function databaseContents(t: TestApp): Promise<string> {
-  await t.container.meter.flush();
-  if (t.db.database.kind === 'sqlite') {
-    return fs
-      .readdirSync(t.db.dir)
-      .map((f) => fs.readFileSync(path.join(t.db.dir, f)).toString('latin1'))
-      .join('\n');
-  }
-  const client = new pg.Client({ connectionString: t.db.database.url });
-  await client.connect();
-  try {
-    const tables = await client.query<{ tablename: string }>(
-      "select tablename from pg_tables where schemaname = 'public'",
-    );
-    let dump = '';
-    for (const { tablename } of tables.rows) {
-      const rows = await client.query(`select * from "${tablename}"`);
-      dump += JSON.stringify(rows.rows);
-    }
-    return dump;
-  } finally {
-    await client.end();
-  }
-}
 
 describe.each(DIALECTS)('key secrets on %s', (dialect) => {
   it('never reach the database or the logs', async () => {

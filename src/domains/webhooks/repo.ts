@@ -116,6 +116,25 @@ export function createWebhooksRepo(db: Kysely<Database>, dialect: DialectName) {
         .where('id', '=', id)
         .execute();
     },
+    /** Endpoints whose stored secret is not sealed under key `keyId` (see signing-secrets.ts). */
+    endpointsNotSealedWith(keyId: string): Promise<Array<{ id: string; secret: string }>> {
+      return db
+        .selectFrom('webhook_endpoints')
+        .select(['id', 'secret'])
+        .where('secret', 'not like', `v1:${keyId}:%`)
+        .orderBy('id')
+        .execute();
+    },
+    /** Swaps a stored secret for another form of the same secret; false when it changed meanwhile. */
+    async replaceSecret(id: string, expected: string, secret: string): Promise<boolean> {
+      const result = await db
+        .updateTable('webhook_endpoints')
+        .set({ secret })
+        .where('id', '=', id)
+        .where('secret', '=', expected)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
     async insertEvent(row: {
       id: string;
       account_id: string;

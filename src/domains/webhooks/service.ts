@@ -3,11 +3,13 @@ import type { Kysely } from 'kysely';
 import type { DialectName } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { Errors } from '../../errors.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
 import type { AuditRepo } from '../audit/repo.ts';
 import { findPlan, type Plan } from '../plans/catalog.ts';
 import { EVENT_TYPES, isEventType } from './event-types.ts';
 import { newDeliveryId, newMessageId } from './outbox.ts';
 import { createWebhooksRepo, type EndpointRow, type WebhooksRepo } from './repo.ts';
+import { reencryptSecrets, sealSecret } from './signing-secrets.ts';
 import { endpointUrlProblem } from './url-guard.ts';
 
 const MAX_ENDPOINTS = 20;
@@ -80,6 +82,8 @@ export function createWebhooksService(deps: {
   audit: Pick<AuditRepo, 'appendIn'>;
   plans: readonly Plan[];
   allowLoopback: boolean;
+  /** Seals signing secrets before they are stored. */
+  secrets: SecretBox;
   now?: () => Date;
 }) {
   const now = deps.now ?? (() => new Date());
@@ -116,13 +120,15 @@ export function createWebhooksService(deps: {
         throw Errors.conflict(`An account can have at most ${MAX_ENDPOINTS} webhook endpoints`);
       }
       const at = now().toISOString();
+      const id = `we_${randomBytes(12).toString('hex')}`;
+      const secret = newSecret();
       const row: EndpointRow = {
-        id: `we_${randomBytes(12).toString('hex')}`,
+        id,
         account_id: principal.accountId,
         url: input.url,
         description: input.description ?? '',
         event_types: JSON.stringify(types),
-        secret: newSecret(),
+        secret: sealSecret(deps.secrets, id, secret),
         status: 'enabled',
         disabled_reason: null,
         consecutive_failures: 0,
@@ -142,7 +148,7 @@ export function createWebhooksService(deps: {
           },
         ]);
       });
-      return { ...view(row), secret: row.secret };
+      return { ...view(row), secret };
     },
 
     async list(accountId: string): Promise<EndpointView[]> {
@@ -225,7 +231,12 @@ export function createWebhooksService(deps: {
       const secret = newSecret();
       const at = now().toISOString();
       await deps.db.transaction().execute(async (trx) => {
-        await createWebhooksRepo(trx, deps.dialect).setSecret(principal.accountId, id, secret, at);
+        await createWebhooksRepo(trx, deps.dialect).setSecret(
+          principal.accountId,
+          id,
+          sealSecret(deps.secrets, id, secret),
+          at,
+        );
         await deps.audit.appendIn(trx, [
           {
             accountId: principal.accountId,
@@ -238,6 +249,12 @@ export function createWebhooksService(deps: {
       });
       return { ...view(await endpointOf(principal.accountId, id)), secret };
     },
+
+    /**
+     * Seals every signing secret not yet under the current key (plaintext from before encryption,
+     * or the previous key during a rotation). Runs at start and from `arbiter secrets reencrypt`.
+     */
+    reencryptSecrets: () => reencryptSecrets(deps.repo, deps.secrets),
 
     /**
      * Queues a `webhook.test` event for this endpoint alone, whatever it subscribes to, so its

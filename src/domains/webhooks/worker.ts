@@ -3,7 +3,9 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
+import type { SecretBox } from '../../lib/secret-box.ts';
 import type { DeliveryRow, WebhooksRepo } from './repo.ts';
+import { openSecret } from './signing-secrets.ts';
 import { endpointUrlProblem, guardedLookup } from './url-guard.ts';
 
 export interface WorkerSettings {
@@ -88,6 +90,7 @@ export class WebhookWorker {
     private readonly repo: WebhooksRepo,
     private readonly settings: WorkerSettings,
     private readonly log: Pick<Logger, 'warn' | 'error'>,
+    private readonly secrets: SecretBox,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -134,11 +137,21 @@ export class WebhookWorker {
     }
     let result: AttemptResult;
     const problem = endpointUrlProblem(endpoint.url, { allowLoopback: this.settings.allowLoopback });
+    let secret: string | undefined;
+    let secretProblem: string | undefined;
+    try {
+      secret = openSecret(this.secrets, endpoint);
+    } catch (err) {
+      secretProblem = (err as Error).message;
+    }
     if (problem !== undefined) {
       result = { statusCode: null, error: `endpoint URL refused: ${problem}`, durationMs: 0 };
+    } else if (secret === undefined) {
+      // Not sent unsigned: the operator restores the key and the retry goes through.
+      result = { statusCode: null, error: `not signed: ${secretProblem}`, durationMs: 0 };
     } else {
       const sentAt = this.now();
-      const signature = new Webhook(endpoint.secret).sign(event.id, sentAt, event.payload);
+      const signature = new Webhook(secret).sign(event.id, sentAt, event.payload);
       result = await post(
         endpoint.url,
         {
