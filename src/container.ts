@@ -240,6 +240,7 @@ export async function createContainer(
       db: db.kysely,
       dialect: db.dialect,
       audit: auditRepo,
+      cancelSubscription: (accountId) => billing.cancelBeforeDeletion(accountId),
       async afterDeletion(accountId) {
         keyCache.forgetAccount(accountId);
         meter.forgetAccount(accountId);

@@ -19,6 +19,10 @@ export interface FakeStripe {
     headers: http.IncomingHttpHeaders;
   }>;
   sessions: Map<string, Record<string, unknown>>;
+  /** Subscriptions created by completed checkouts, by id; cancelling one sets its status. */
+  subscriptions: Map<string, Record<string, unknown>>;
+  /** When set, `DELETE /v1/subscriptions/{id}` answers with this HTTP status and a Stripe error. */
+  cancelFailure: number | undefined;
   /** Where events are posted (Arbiter's /billing/stripe/webhook). */
   webhookUrl: string | undefined;
   /** Builds, signs and posts an event; returns Arbiter's answer. */
@@ -80,6 +84,7 @@ export async function startFakeStripe(options: {
 }): Promise<FakeStripe> {
   const requests: FakeStripe['requests'] = [];
   const sessions = new Map<string, Record<string, unknown>>();
+  const subscriptions = new Map<string, Record<string, unknown>>();
   const byIdempotencyKey = new Map<string, string>();
   let base = '';
 
@@ -87,6 +92,8 @@ export async function startFakeStripe(options: {
     url: '',
     requests,
     sessions,
+    subscriptions,
+    cancelFailure: undefined,
     webhookUrl: undefined,
     async sendEvent(type, object, send = {}) {
       const event = {
@@ -121,6 +128,17 @@ export async function startFakeStripe(options: {
     const subscription = id('sub');
     Object.assign(session, { status: 'complete', payment_status: 'paid', customer, subscription });
     const now = Math.floor(Date.now() / 1000);
+    subscriptions.set(subscription, {
+      ...subscriptionObject({
+        id: subscription,
+        customer,
+        status: 'active',
+        metadata: (session.metadata ?? {}) as Record<string, string>,
+        periodStart: now,
+        periodEnd: now + 30 * 86400,
+      }),
+      canceled_at: null,
+    });
     await fake.sendEvent('checkout.session.completed', session);
     return { customer, subscription, now };
   }
@@ -198,6 +216,28 @@ export async function startFakeStripe(options: {
           if (typeof idem === 'string') byIdempotencyKey.set(idem, sessionId);
           res.writeHead(200, { 'content-type': 'application/json', 'request-id': id('req') });
           return res.end(JSON.stringify(session));
+        }
+        const cancel = /^\/v1\/subscriptions\/([\w]+)$/.exec(url.pathname);
+        if (req.method === 'DELETE' && cancel) {
+          if (fake.cancelFailure !== undefined) {
+            res.setHeader('stripe-should-retry', 'false');
+            return stripeError(res, fake.cancelFailure, {
+              type: 'api_error',
+              message: 'An error occurred with our connection to Stripe.',
+            });
+          }
+          const sub = subscriptions.get(cancel[1]!);
+          if (!sub) {
+            return stripeError(res, 404, {
+              type: 'invalid_request_error',
+              code: 'resource_missing',
+              param: 'id',
+              message: `No such subscription: '${cancel[1]}'`,
+            });
+          }
+          Object.assign(sub, { status: 'canceled', canceled_at: Math.floor(Date.now() / 1000) });
+          res.writeHead(200, { 'content-type': 'application/json', 'request-id': id('req') });
+          return res.end(JSON.stringify(sub));
         }
         return stripeError(res, 404, {
           type: 'invalid_request_error',

@@ -25,6 +25,11 @@ export interface CheckoutStarted {
 export interface BillingProvider {
   readonly name: 'local' | 'stripe';
   startCheckout(request: CheckoutRequest): Promise<CheckoutStarted>;
+  /**
+   * Ends a subscription at once, so it is never charged again; one the provider no longer knows
+   * counts as ended. Throws `UNAVAILABLE` when the provider could not be made to end it.
+   */
+  cancelSubscription(subscriptionRef: string): Promise<void>;
 }
 
 /** Checkout on Arbiter's own page (no payment taken): the whole flow works offline. */
@@ -37,6 +42,8 @@ export function localProvider(): BillingProvider {
         providerSessionId: null,
       };
     },
+    // No payment is taken, so there is nothing to stop at a provider.
+    async cancelSubscription() {},
   };
 }
 
@@ -102,6 +109,16 @@ export function stripeProvider(stripe: Stripe): BillingProvider {
         }
         if (err instanceof AppError) throw err;
         throw Errors.unavailable('The payment provider could not be reached; try again');
+      }
+    },
+    async cancelSubscription(subscriptionRef) {
+      try {
+        await stripe.subscriptions.cancel(subscriptionRef);
+      } catch (err) {
+        if (err instanceof Stripe.errors.StripeInvalidRequestError && err.code === 'resource_missing') return;
+        throw Errors.unavailable(
+          `The payment provider did not cancel subscription ${subscriptionRef} (${(err as Error).message}); nothing was changed, try again`,
+        );
       }
     },
   };

@@ -235,6 +235,22 @@ export function createBillingService(deps: {
       return redirectTarget(session.cancel_url, session);
     },
 
+    /**
+     * Cancels the account's paid subscription at its provider before the account is deleted, so no
+     * one is charged for an account that no longer exists. Throws `UNAVAILABLE` when it cannot be
+     * cancelled; the deletion must then not go ahead.
+     */
+    async cancelBeforeDeletion(accountId: string): Promise<void> {
+      const sub = await repo.findSubscription(accountId);
+      if (!sub || sub.status === 'canceled' || sub.provider === 'local' || !sub.subscription_ref) return;
+      if (sub.provider !== deps.provider.name) {
+        throw Errors.unavailable(
+          `The account's subscription is billed by ${sub.provider}, which this server is not configured for; it cannot be cancelled, so the account was not deleted`,
+        );
+      }
+      await deps.provider.cancelSubscription(sub.subscription_ref);
+    },
+
     async accountEmail(accountId: string): Promise<string> {
       return (await repo.findAccount(accountId))?.email ?? '';
     },

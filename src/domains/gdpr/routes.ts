@@ -51,7 +51,14 @@ export function gdprRoutes(gdpr: GdprService): FastifyPluginAsyncTypebox {
         schema: {
           tags: ['GDPR'],
           summary: 'Delete the account and all its data (Article 17); the audit log is retained',
-          response: { 200: DeleteResponse, 403: Type.Ref('ErrorBody'), ...errorResponses },
+          description:
+            'A paid subscription is cancelled at the billing provider first. When the provider cannot be reached or refuses, the answer is 503 and nothing is deleted: try again.',
+          response: {
+            200: DeleteResponse,
+            403: Type.Ref('ErrorBody'),
+            503: Type.Ref('ErrorBody'),
+            ...errorResponses,
+          },
         },
       },
       async (request) => {

@@ -50,6 +50,8 @@ export function createGdprService(deps: {
   audit: Pick<AuditRepo, 'appendIn' | 'append'>;
   /** Makes every key of the account stop at once, here and on every other instance. */
   afterDeletion: (accountId: string) => Promise<void>;
+  /** Stops the account's paid subscription at the billing provider; throws when it cannot. */
+  cancelSubscription: (accountId: string) => Promise<void>;
   tables?: readonly TableRule[];
   now?: () => Date;
 }) {
@@ -94,11 +96,14 @@ export function createGdprService(deps: {
     /**
      * Erases the account (Article 17) in one transaction: every registered table's rows go, the
      * audit log stays with a closing entry that names no one. Keys stop working everywhere at once.
+     * A paid subscription is cancelled at the provider first; when that fails nothing is deleted,
+     * since a deleted account could no longer stop its own charges.
      */
     async deleteAccount(principal: { accountId: string; keyId: string; plan: string }) {
       if (principal.plan === 'owner') {
         throw Errors.forbidden("The operator's own account cannot be deleted through the API");
       }
+      await deps.cancelSubscription(principal.accountId);
       const removed: Record<string, number> = {};
       await deps.db.transaction().execute(async (trx) => {
         // Locks the account row before anything is deleted, so that a usage batch being written
