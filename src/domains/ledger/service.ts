@@ -98,6 +98,8 @@ export const LONG_TEXT_FACTS = 1000;
 export const TEXT_CHECK_SLICE_MS = 5;
 /** How many stored claims most like a new one are checked for contradictions. */
 export const CONFLICT_CANDIDATES = 10;
+/** Longest run of a batch's work (scrubbing, checks, SQLite writes) between two turns of the event loop. */
+export const BATCH_SLICE_MS = 20;
 const SHORT_ID_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** Case, spacing, Unicode form and end punctuation do not make a different claim. */
@@ -108,6 +110,16 @@ export function normalizeClaim(text: string): string {
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/[\s.!?;:,]+$/u, '');
+}
+
+/** Awaited before each item of a batch: gives the event loop a turn once `BATCH_SLICE_MS` is used up. */
+function eventLoopTurns(): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < BATCH_SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    since = performance.now();
+  };
 }
 
 function shortId(): string {
@@ -186,21 +198,24 @@ export function createLedgerService(deps: LedgerServiceDeps) {
     inputs: readonly StoreInput[],
     options: ScrubOptions,
   ): Promise<{ prepared: Prepared[]; embedder: Embedder }> {
-    const scrubbed = inputs.map((input, i) => {
+    const turn = eventLoopTurns();
+    const scrubbed = [];
+    for (const [i, input] of inputs.entries()) {
+      await turn();
       const claim = scrub(input.claim, options);
       const source = scrub(input.source, options);
       const text = claim.text.trim();
       if (text.length === 0) {
         throw Errors.validation(inputs.length === 1 ? 'claim is empty' : `claims[${i}].claim is empty`);
       }
-      return {
+      scrubbed.push({
         input,
         text,
         normalized: normalizeClaim(text),
         source: source.text,
         scrubbed: scrubbedCounts(claim.found, source.found),
-      };
-    });
+      });
+    }
     const embedder = await deps.embedder();
     const vectors = await embedder.embed(scrubbed.map((p) => p.text));
     return { prepared: scrubbed.map((p, i) => ({ ...p, vector: vectors[i]! })), embedder };
@@ -550,7 +565,10 @@ export function createLedgerService(deps: LedgerServiceDeps) {
           accountId,
           prepared.map((p) => p.normalized),
         );
+        const turn = eventLoopTurns();
         for (let i = 0; i < prepared.length; i++) {
+          // Other requests wait for the connection, not for the event loop (SQLite answers synchronously).
+          await turn();
           const p = prepared[i]!;
           const current = active.get(p.normalized);
           const candidates: Candidate[] = committed[i]!.filter((c) => !written.has(c.row.rowkey));
