@@ -30,6 +30,16 @@ export interface UsageMonthlyTable {
   calls: number;
 }
 
+/**
+ * Calls counted against an account's monthly allowance (`month` = `YYYY-MM`), shared by the
+ * instances of one PostgreSQL deployment without Redis.
+ */
+export interface QuotaCountersTable {
+  account_id: string;
+  month: string;
+  used: number;
+}
+
 /** Calls per account per endpoint per day (UTC), `day` = `YYYY-MM-DD`, `endpoint` = `METHOD /route`. */
 export interface UsageDailyTable {
   account_id: string;
@@ -322,6 +332,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   usage_monthly: UsageMonthlyTable;
   usage_daily: UsageDailyTable;
+  quota_counters: QuotaCountersTable;
   meta: MetaTable;
   audit_log: AuditLogTable;
   audit_heads: AuditHeadsTable;

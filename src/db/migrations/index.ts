@@ -9,6 +9,7 @@ import * as verdictCatalogue from './202611230900_verdict_catalogue.ts';
 import * as consoleSessions from './202611231500_console_sessions.ts';
 import * as ledgerSettings from './202611231700_ledger_settings.ts';
 import * as evaluationsByStatus from './202611231800_evaluations_by_status.ts';
+import * as quotaCounters from './202611261030_quota_counters.ts';
 
 /**
  * Every migration, in order. A static list (rather than a folder scan) keeps migrations working
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '202611231700_ledger_settings': ledgerSettings,
   '202611231500_console_sessions': consoleSessions,
   '202611231800_evaluations_by_status': evaluationsByStatus,
+  '202611261030_quota_counters': quotaCounters,
 };

@@ -104,6 +104,13 @@ export const TABLES: readonly TableRule[] = [
   },
   { table: 'usage_daily', kind: 'account', column: 'account_id', section: 'usage.daily', orderBy: 'day' },
   {
+    table: 'quota_counters',
+    kind: 'account',
+    column: 'account_id',
+    section: 'usage.quota_counters',
+    orderBy: 'month',
+  },
+  {
     table: 'webhook_attempts',
     kind: 'account',
     column: 'account_id',

@@ -87,6 +87,66 @@ export function createUsageRepo(db: Kysely<Database>, dialect: DialectName) {
         .executeTakeFirst();
       return Number(row?.calls ?? 0);
     },
+    /**
+     * Counts one call against the account's shared quota counter of the month unless `limit` calls
+     * are counted already: the count including it, `false` when the allowance is used up, undefined
+     * when the month has no counter yet. One conditional UPDATE decides, so concurrent calls on
+     * any number of instances cannot pass the limit together.
+     */
+    async takeQuota(accountId: string, month: string, limit: number): Promise<number | false | undefined> {
+      const taken = await db
+        .updateTable('quota_counters')
+        .set({ used: sql`used + 1` })
+        .where('account_id', '=', accountId)
+        .where('month', '=', month)
+        .where('used', '<', limit)
+        .returning('used')
+        .executeTakeFirst();
+      if (taken !== undefined) return Number(taken.used);
+      const row = await db
+        .selectFrom('quota_counters')
+        .select('used')
+        .where('account_id', '=', accountId)
+        .where('month', '=', month)
+        .executeTakeFirst();
+      return row === undefined ? undefined : false;
+    },
+    /**
+     * Creates the account's counter of the month or raises it to at least `floor` (never lowers
+     * it). Not for an account deleted meanwhile: on PostgreSQL the share lock orders this against
+     * a deletion, as for usage batches.
+     */
+    async raiseQuota(accountId: string, month: string, floor: number): Promise<void> {
+      const larger =
+        dialect === 'postgres'
+          ? sql<number>`greatest(quota_counters.used, excluded.used)`
+          : sql<number>`max(quota_counters.used, excluded.used)`;
+      await db
+        .insertInto('quota_counters')
+        .columns(['account_id', 'month', 'used'])
+        .expression(
+          db
+            .selectFrom('accounts')
+            .select([
+              'id',
+              sql<string>`cast(${month} as text)`.as('month'),
+              sql<number>`cast(${floor} as bigint)`.as('used'),
+            ])
+            .where('id', '=', accountId)
+            .$if(dialect === 'postgres', (q) => q.forShare()),
+        )
+        .onConflict((oc) => oc.columns(['account_id', 'month']).doUpdateSet({ used: larger }))
+        .execute();
+    },
+    /** Counts a call that is not subject to the allowance on the month's counter, if it has one. */
+    async noteQuota(accountId: string, month: string): Promise<void> {
+      await db
+        .updateTable('quota_counters')
+        .set({ used: sql`used + 1` })
+        .where('account_id', '=', accountId)
+        .where('month', '=', month)
+        .execute();
+    },
     monthlyByKey(accountId: string, month: string) {
       return db
         .selectFrom('usage_monthly')
