@@ -24,6 +24,8 @@ import { createPoliciesRepo } from './domains/policies/repo.ts';
 import { createPoliciesService } from './domains/policies/service.ts';
 import { UsageMeter } from './domains/usage/meter.ts';
 import { QuotaGuard } from './domains/usage/quota.ts';
+import { createQuotaCounter } from './domains/usage/quota-counters.ts';
+import { createRedisQuotaStore } from './domains/usage/quota-redis.ts';
 import { createUsageRepo } from './domains/usage/repo.ts';
 import { createRedisLoopStore, type LoopStore, MemoryLoopStore } from './domains/verdict/loop-detector.ts';
 import {
@@ -159,11 +161,22 @@ export async function createContainer(
     });
 
     const allowances = new Map(plans.map((p) => [p.id, p.monthly_call_allowance]));
+    // Instances share the allowance through Redis when configured; one server (SQLite) has no use for it.
+    const quotaRedis =
+      config.redisUrl && db.dialect === 'postgres'
+        ? await createRedisQuotaStore(config.redisUrl, logger)
+        : undefined;
+    if (quotaRedis) closers.push(() => quotaRedis.close());
     const quota = new QuotaGuard({
       allowanceOf: (plan) => allowances.get(plan),
-      repo: usageRepo,
-      meter,
-      refreshMs: config.usageFlushMs,
+      counter: createQuotaCounter({
+        dialect: db.dialect,
+        repo: usageRepo,
+        meter,
+        refreshMs: config.usageFlushMs,
+        ...(quotaRedis ? { redis: quotaRedis } : {}),
+        log: logger,
+      }),
     });
 
     const stripeClient =
@@ -244,7 +257,7 @@ export async function createContainer(
       async afterDeletion(accountId) {
         keyCache.forgetAccount(accountId);
         meter.forgetAccount(accountId);
-        quota.forgetAccount(accountId);
+        await quota.forgetAccount(accountId);
         await bus?.publishAccount(accountId);
       },
     });

@@ -1,25 +1,14 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PLANS } from '../../src/domains/plans/catalog.ts';
 import { secondsToNextMonth } from '../../src/domains/usage/quota.ts';
 import { bearer, createTestApp, type TestApp } from '../helpers/app.ts';
 import { DIALECTS } from '../helpers/databases.ts';
+import { plansFileWithAllowance } from '../helpers/plans.ts';
 
 const ALLOWANCE = 150;
 
-function plansFile(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-plans-'));
-  const file = path.join(dir, 'plans.json');
-  const free = DEFAULT_PLANS.find((p) => p.id === 'free')!;
-  fs.writeFileSync(file, JSON.stringify([{ ...free, monthly_call_allowance: ALLOWANCE }]));
-  return file;
-}
-
 describe.each(DIALECTS)('monthly allowance on %s', (dialect) => {
   let t: TestApp;
-  const env = { ARBITER_LOG_LEVEL: 'silent', ARBITER_PLANS_FILE: plansFile() };
+  const env = { ARBITER_LOG_LEVEL: 'silent', ARBITER_PLANS_FILE: plansFileWithAllowance(ALLOWANCE) };
   beforeAll(async () => {
     t = await createTestApp(dialect, { env });
   });
