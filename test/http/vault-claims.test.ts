@@ -141,6 +141,13 @@ describe.each(DIALECTS)('GET /v2/vault/claims on %s', (dialect) => {
     expect(await ids('?since=2000-01-01T00:00:00Z')).toEqual([...early, ...late]);
     expect(await ids('?since=2999-01-01T00:00:00Z')).toEqual([]);
 
+    // Sources are stored scrubbed; the filter is scrubbed the same way, so it still finds them.
+    const [mailed] = await storeBatch(key, [
+      { claim: 'Invoices are due in 30 days.', source: 'mail from jane@acme.example' },
+    ]);
+    expect(await ids(`?source=${encodeURIComponent('mail from jane@acme.example')}`)).toEqual([mailed]);
+    expect(await ids(`?source=${encodeURIComponent('mail from <EMAIL>')}`)).toEqual([mailed]);
+
     for (const since of ['yesterday', '2026-13-01T00:00:00Z', '2026-11-23', '2026-12-31T23:59:60Z']) {
       const res = await list(key, `?since=${encodeURIComponent(since)}`);
       expect(res.statusCode, since).toBe(400);

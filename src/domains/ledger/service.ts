@@ -613,7 +613,12 @@ export function createLedgerService(deps: LedgerServiceDeps) {
       });
     },
 
-    list: (accountId: string, query: Static<typeof ClaimListQuery>) => listClaims(repo, accountId, query),
+    /** A page of the account's claims; a `source` filter is scrubbed as stored sources were, so it can match them. */
+    async list(accountId: string, query: Static<typeof ClaimListQuery>) {
+      if (query.source === undefined) return listClaims(repo, accountId, query);
+      const source = scrub(query.source, await scrubOptionsOf(accountId)).text;
+      return listClaims(repo, accountId, { ...query, source });
+    },
 
     /** Relevant active claims, ranked by relevance × confidence; empty when nothing is relevant. */
     async search(accountId: string, query: string, topK: number): Promise<SearchHit[]> {
