@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addMonth, currentMonthlyPeriod, proratedMonthlyCost } from './periods.ts';
+import { addMonth, currentMonthlyPeriod, monthlyCharge } from './periods.ts';
 
 const d = (iso: string) => new Date(iso);
 
@@ -22,11 +22,17 @@ describe('billing periods', () => {
   });
 
   it.each([
-    [99, undefined, '2026-11-22T00:00:00Z', 99],
-    [99, '2026-10-01T00:00:00Z', '2026-11-22T00:00:00Z', 99],
-    [99, '2026-11-16T00:00:00Z', '2026-11-22T00:00:00Z', 49.5],
-    [0, '2026-11-16T00:00:00Z', '2026-11-22T00:00:00Z', 0],
-  ])('price %d active since %s costs in the month of %s: %d', (price, since, now, cost) => {
-    expect(proratedMonthlyCost(price, since ? d(since) : undefined, d(now))).toBe(cost);
-  });
+    [99, undefined, '2026-11-22T00:00:00Z', 99, false, '2026-11-01T00:00:00.000Z'],
+    [99, '2026-10-01T00:00:00Z', '2026-11-22T00:00:00Z', 99, false, '2026-11-01T00:00:00.000Z'],
+    [99, '2026-11-16T00:00:00Z', '2026-11-22T00:00:00Z', 49.5, true, '2026-11-16T00:00:00.000Z'],
+    [99, '2026-11-23T00:00:00Z', '2026-11-25T00:00:00Z', 26.4, true, '2026-11-23T00:00:00.000Z'],
+    [0, '2026-11-16T00:00:00Z', '2026-11-22T00:00:00Z', 0, false, '2026-11-16T00:00:00.000Z'],
+  ])(
+    'price %d active since %s costs in the month of %s: %d (prorated: %s, from %s)',
+    (price, since, now, cost, prorated, from) => {
+      const charge = monthlyCharge(price, since ? d(since) : undefined, d(now));
+      expect(charge).toMatchObject({ amount_usd: cost, prorated });
+      expect(charge.from.toISOString()).toBe(from);
+    },
+  );
 });

@@ -29,15 +29,29 @@ export function currentMonthlyPeriod(start: Date, now: Date): { start: Date; end
   return { start: from, end: to };
 }
 
+export interface MonthlyCharge {
+  amount_usd: number;
+  /** Whether the plan was active for only part of the month, so the amount is a share of the price. */
+  prorated: boolean;
+  /** From when in the month the plan counts (the month's start, or when it became active). */
+  from: Date;
+  /** The counted part of the month, 0 to 1. */
+  share: number;
+}
+
 /**
  * What a monthly price costs for the calendar month of `now`: the whole price when the plan was
  * active from the month's start, else the share of the month from `activeSince` to its end.
  */
-export function proratedMonthlyCost(priceUsd: number, activeSince: Date | undefined, now: Date): number {
-  if (priceUsd === 0) return 0;
+export function monthlyCharge(priceUsd: number, activeSince: Date | undefined, now: Date): MonthlyCharge {
   const start = monthStart(now);
   const end = nextMonthStart(now);
   const from = activeSince === undefined || activeSince < start ? start : activeSince;
   const share = Math.max(0, end.getTime() - from.getTime()) / (end.getTime() - start.getTime());
-  return Math.round(priceUsd * share * 100) / 100;
+  return {
+    amount_usd: priceUsd === 0 ? 0 : Math.round(priceUsd * share * 100) / 100,
+    prorated: priceUsd > 0 && share < 1,
+    from,
+    share: Math.round(share * 10_000) / 10_000,
+  };
 }

@@ -10,7 +10,7 @@ import type { UsageMeter } from '../usage/meter.ts';
 import { monthOf } from '../usage/periods.ts';
 import type { UsageRepo } from '../usage/repo.ts';
 import { emitEvent } from '../webhooks/outbox.ts';
-import { currentMonthlyPeriod, monthStart, nextMonthStart, proratedMonthlyCost } from './periods.ts';
+import { currentMonthlyPeriod, monthlyCharge, monthStart, nextMonthStart } from './periods.ts';
 import type { BillingProvider } from './providers.ts';
 import { type CheckoutSessionRow, createBillingRepo, type SubscriptionRow } from './repo.ts';
 
@@ -66,6 +66,16 @@ export function mapStripeStatus(status: string): SubscriptionStatus {
   if (status === 'active' || status === 'trialing') return 'active';
   if (status === 'canceled' || status === 'incomplete_expired') return 'canceled';
   return 'past_due';
+}
+
+/** Usage is counted per calendar month in UTC, whatever the subscription's own dates. */
+function usagePeriod(at: Date) {
+  return {
+    start: monthStart(at).toISOString(),
+    end: nextMonthStart(at).toISOString(),
+    basis: 'calendar_month_utc' as const,
+    note: 'API calls are counted per calendar month in UTC, from the 1st at 00:00 UTC to the 1st of the next month, whatever the dates of the subscription period.',
+  };
 }
 
 const isoFromEpoch = (seconds: number | null | undefined) =>
@@ -261,16 +271,17 @@ export function createBillingService(deps: {
       const plan = planOrFallback(account.plan);
       const sub = await repo.findSubscription(accountId);
       const at = now();
-      let period = { start: monthStart(at), end: nextMonthStart(at) };
+      let subscriptionPeriod: { start: Date; end: Date } | undefined;
       if (sub && sub.status !== 'canceled' && sub.period_start) {
         const stored = {
           start: new Date(sub.period_start),
           end: new Date(sub.period_end ?? sub.period_start),
         };
         // The local provider has no renewals to report: its period rolls forward by itself.
-        period =
+        subscriptionPeriod =
           sub.provider === 'local' || stored.end <= at ? currentMonthlyPeriod(stored.start, at) : stored;
       }
+      const period = subscriptionPeriod ?? { start: monthStart(at), end: nextMonthStart(at) };
       return {
         success: true as const,
         plan: plan.id,
@@ -278,6 +289,10 @@ export function createBillingService(deps: {
         provider: sub?.provider ?? 'none',
         plan_details: planDetails(plan),
         billing_period: { start: period.start.toISOString(), end: period.end.toISOString() },
+        subscription_period: subscriptionPeriod
+          ? { start: subscriptionPeriod.start.toISOString(), end: subscriptionPeriod.end.toISOString() }
+          : null,
+        usage_period: usagePeriod(at),
         subscribed_since: sub?.started_at ?? null,
       };
     },
@@ -315,12 +330,25 @@ export function createBillingService(deps: {
         status.subscribed_since && status.status !== 'canceled'
           ? new Date(status.subscribed_since)
           : undefined;
+      const charge = monthlyCharge(plan.price_usd_month, paidSince, at);
       return {
         success: true as const,
         plan: plan.id,
         period: { start: start.toISOString(), end: end.toISOString() },
+        usage_period: usagePeriod(at),
+        subscription_period: status.subscription_period,
         total_api_calls: total,
-        total_cost_usd: proratedMonthlyCost(plan.price_usd_month, paidSince, at),
+        total_cost_usd: charge.amount_usd,
+        cost: {
+          amount_usd: charge.amount_usd,
+          price_usd_month: plan.price_usd_month,
+          prorated: charge.prorated,
+          charged_from: charge.from.toISOString(),
+          share_of_month: charge.share,
+          explanation: charge.prorated
+            ? `total_cost_usd is the plan's ${plan.price_usd_month} USD/month prorated to the part of this calendar month (UTC) since the plan became active on ${charge.from.toISOString()}: ${Math.round(charge.share * 1000) / 10}% of the month. The provider invoices per subscription period, so an invoice need not equal it.`
+            : `total_cost_usd is the plan's price for the whole calendar month (UTC), not prorated. The provider invoices per subscription period, so an invoice need not fall on these dates.`,
+        },
         monthly_call_allowance: plan.monthly_call_allowance,
         remaining_calls:
           plan.monthly_call_allowance === null ? null : Math.max(0, plan.monthly_call_allowance - total),

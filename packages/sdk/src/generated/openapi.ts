@@ -536,17 +536,52 @@ export interface paths {
                                 key_id: string;
                                 name: string | null;
                             }[];
+                            /** @description How total_cost_usd was computed */
+                            cost: {
+                                /** @description Equal to total_cost_usd */
+                                amount_usd: number;
+                                /**
+                                 * Format: date-time
+                                 * @description The start of the usage period, or when the plan became active if later
+                                 */
+                                charged_from: string;
+                                explanation: string;
+                                price_usd_month: number;
+                                /** @description True when the plan was active for only part of the usage period */
+                                prorated: boolean;
+                                share_of_month: number;
+                            };
                             monthly_call_allowance: number | null;
+                            /** @description The usage period (see usage_period): the calendar month in UTC */
                             period: {
                                 end: string;
                                 start: string;
                             };
                             plan: string;
                             remaining_calls: number | null;
+                            /** @description The current period of the paid subscription, as the provider renews and invoices it (it can start on any day, e.g. the 23rd); null without an active subscription. */
+                            subscription_period: {
+                                /** Format: date-time */
+                                end: string;
+                                /** Format: date-time */
+                                start: string;
+                            } | null;
                             /** @enum {boolean} */
                             success: true;
+                            /** @description Calls in the usage period */
                             total_api_calls: number;
+                            /** @description The plan's price for the usage period, prorated when the plan became active during it (see cost) */
                             total_cost_usd: number;
+                            /** @description The period API calls are counted in: the calendar month in UTC, whatever the dates of the subscription period. */
+                            usage_period: {
+                                /** @enum {string} */
+                                basis: "calendar_month_utc";
+                                /** Format: date-time */
+                                end: string;
+                                note: string;
+                                /** Format: date-time */
+                                start: string;
+                            };
                         };
                     };
                 };
@@ -651,7 +686,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete the account and all its data (Article 17); the audit log is retained */
+        /**
+         * Delete the account and all its data (Article 17); the audit log is retained
+         * @description A paid subscription is cancelled at the billing provider first. When the provider cannot be reached or refuses, the answer is 503 and nothing is deleted: try again.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -733,6 +771,15 @@ export interface paths {
                 };
                 /** @description Every error but a verdict has this body */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1556,6 +1603,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description subscription_period when there is an active subscription, else the calendar month (UTC) */
                             billing_period: {
                                 /** Format: date-time */
                                 end: string;
@@ -1576,8 +1624,25 @@ export interface paths {
                             provider: string;
                             status: "active" | "past_due" | "canceled";
                             subscribed_since: string | null;
+                            /** @description The current period of the paid subscription, as the provider renews and invoices it (it can start on any day, e.g. the 23rd); null without an active subscription. */
+                            subscription_period: {
+                                /** Format: date-time */
+                                end: string;
+                                /** Format: date-time */
+                                start: string;
+                            } | null;
                             /** @enum {boolean} */
                             success: true;
+                            /** @description The period API calls are counted in: the calendar month in UTC, whatever the dates of the subscription period. */
+                            usage_period: {
+                                /** @enum {string} */
+                                basis: "calendar_month_utc";
+                                /** Format: date-time */
+                                end: string;
+                                note: string;
+                                /** Format: date-time */
+                                start: string;
+                            };
                         };
                     };
                 };
