@@ -250,6 +250,13 @@ describe.each(DIALECTS)('POST /v2/vault/store_batch on %s', (dialect) => {
     expect(await state()).toEqual({ state_hash: GENESIS_HASH, entries: 0 });
     expect(await claimRows()).toHaveLength(0);
 
+    // The server's body limit (1 MiB by default) holds for a batch too.
+    const long = Array.from({ length: 120 }, (_, i) => claim(`Long claim ${i}: ${'word '.repeat(1800)}`));
+    const tooLarge = await batch(long);
+    expect(tooLarge.statusCode).toBe(413);
+    expect(tooLarge.json().error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(await claimRows()).toHaveLength(0);
+
     const thousand = await batch(many.slice(0, 1000));
     expect(thousand.statusCode).toBe(201);
     expect(thousand.json().results).toHaveLength(1000);
