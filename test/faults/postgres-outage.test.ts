@@ -1,10 +1,10 @@
 import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTcpProxy, type TcpProxy } from '../../scripts/lib/tcp-proxy.ts';
 import { isDatabaseUnavailable } from '../../src/db/database.ts';
 import { freshDatabase, TEST_DATABASE_URL, type TestDatabase } from '../helpers/databases.ts';
 import { type Started, serve } from '../helpers/process.ts';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 
 /**
  * PostgreSQL going away under load, on a real `arbiter serve` process: a TCP proxy between the

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startTcpProxy, type TcpProxy } from '../../scripts/lib/tcp-proxy.ts';
 import { KeyCache } from '../../src/domains/api-keys/key-cache.ts';
 import { createRedisRevocationBus } from '../../src/domains/api-keys/revocation-bus.ts';
 import { createLogger } from '../../src/logger.ts';
 import { TEST_REDIS_URL } from '../helpers/databases.ts';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 
 type Bus = Awaited<ReturnType<typeof createRedisRevocationBus>>;
 
