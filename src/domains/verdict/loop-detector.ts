@@ -54,8 +54,9 @@ export class MemoryLoopStore implements LoopStore {
 
 /**
  * Shared by every instance on one Redis. One round trip per failing verdict: INCR and PEXPIRE in
- * a MULTI, so a counter can never be left without its expiry. Redis trouble fails open (the
- * verdict stands, only loop detection pauses) rather than turning verdicts into errors.
+ * a MULTI, so a counter can never be left without its expiry. While Redis cannot be reached,
+ * each instance counts on its own (`local`) rather than turning verdicts into errors or letting
+ * a loop through: a loop that keeps hitting one instance is still refused.
  */
 export async function createRedisLoopStore(url: string, log: Pick<Logger, 'warn'>): Promise<LoopStore> {
   const redis = new Redis(url, {
@@ -66,6 +67,7 @@ export async function createRedisLoopStore(url: string, log: Pick<Logger, 'warn'
   });
   redis.on('error', () => undefined);
   await redis.connect();
+  const local = new MemoryLoopStore();
   let lastWarning = 0;
   return {
     async hit(fingerprint, windowMs) {
@@ -78,13 +80,17 @@ export async function createRedisLoopStore(url: string, log: Pick<Logger, 'warn'
       } catch (err) {
         if (Date.now() - lastWarning > 10_000) {
           lastWarning = Date.now();
-          log.warn({ err }, 'loop detection could not reach Redis; verdicts continue without it');
+          log.warn(
+            { err },
+            'loop detection could not reach Redis; this instance counts loops on its own meanwhile',
+          );
         }
-        return 0;
+        return local.hit(fingerprint, windowMs);
       }
     },
     async close() {
       redis.disconnect();
+      await local.close();
     },
   };
 }
