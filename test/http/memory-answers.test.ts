@@ -86,4 +86,26 @@ describe.each(DIALECTS)('questions answered from memory on %s', (dialect) => {
     ])
       expect(await search(q)).toEqual([]);
   });
+
+  it('finds a name the scrubber took for a name in the claims, though not in the question', {
+    timeout: 60_000,
+  }, async () => {
+    key = (await t.newAccount()).key;
+    for (const d of distractors) await store(d);
+    const race = await store('Melanie: I ran a charity race for mental health last Saturday.');
+    // Stored under a pseudonym, not as written.
+    expect(race.claim).not.toContain('Melanie');
+    // The question alone is too little context for the name detector: "Melanie" would stay a
+    // word and never meet its pseudonym.
+    expect((await search("When did Melanie's team run a charity race?"))[0]).toBe(race.claim);
+    // A word that is no one's name in this account is left as it is.
+    const other = (await t.newAccount()).key;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v2/vault/search',
+      payload: { query: "When did Melanie's team run a charity race?", top_k: 5 },
+      headers: bearer(other),
+    });
+    expect(res.json().results).toEqual([]);
+  });
 });

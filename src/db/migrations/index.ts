@@ -10,6 +10,7 @@ import * as consoleSessions from './202611231500_console_sessions.ts';
 import * as ledgerSettings from './202611231700_ledger_settings.ts';
 import * as evaluationsByStatus from './202611231800_evaluations_by_status.ts';
 import * as quotaCounters from './202611261030_quota_counters.ts';
+import * as claimsTsvPseudonyms from './202611261130_claims_tsv_pseudonyms.ts';
 
 /**
  * Every migration, in order. A static list (rather than a folder scan) keeps migrations working
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '202611231500_console_sessions': consoleSessions,
   '202611231800_evaluations_by_status': evaluationsByStatus,
   '202611261030_quota_counters': quotaCounters,
+  '202611261130_claims_tsv_pseudonyms': claimsTsvPseudonyms,
 };

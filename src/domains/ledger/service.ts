@@ -20,6 +20,7 @@ import {
 } from './conflicts.ts';
 import type { Embedder } from './embeddings/embedder.ts';
 import { QueryVectorCache } from './embeddings/query-cache.ts';
+import { nameCandidates, withKnownNames } from './pii/known-names.ts';
 import { type PiiType, type ScrubOptions, scrub } from './pii/scrubber.ts';
 import {
   type ClaimRow,
@@ -258,6 +259,25 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         { details: item === undefined ? { conflicts } : { item, conflicts } },
       );
     }
+  }
+
+  /**
+   * A query scrubbed as the account's claims were, and then every word the scrubber did not take
+   * for a name but whose pseudonym the account's claims hold: a question gives the name detector
+   * little context ("When did Melanie's friend adopt a child?"), and a name left as written would
+   * never meet its pseudonym in the claims, neither as a word nor in meaning.
+   */
+  async function scrubQuery(accountId: string, query: string): Promise<string> {
+    const options = await scrubOptionsOf(accountId);
+    const scrubbed = scrub(query, options).text;
+    if (options.pseudonymKey === undefined) return scrubbed;
+    const candidates = nameCandidates(scrubbed, options.pseudonymKey);
+    if (candidates.length === 0) return scrubbed;
+    const known = await deps.fullText.knownTerms(
+      accountId,
+      candidates.map((c) => c.term),
+    );
+    return withKnownNames(scrubbed, candidates, known);
   }
 
   /** Committed active claims nearest each vector (k-NN outside any transaction), as rows with their cosine. */
@@ -622,7 +642,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
 
     /** Relevant active claims, ranked by relevance × confidence; empty when nothing is relevant. */
     async search(accountId: string, query: string, topK: number): Promise<SearchHit[]> {
-      const scrubbed = scrub(query, await scrubOptionsOf(accountId)).text;
+      const scrubbed = await scrubQuery(accountId, query);
       const embedder = await deps.embedder();
       const vector = await queryVectors.embed(embedder, scrubbed);
       const floor: RelevanceFloor = relevanceFloorFor(embedder.id);

@@ -17,9 +17,19 @@ export interface FullTextIndex {
   add(trx: Kysely<Database>, items: ReadonlyArray<{ rowkey: number; text: string }>): Promise<void>;
   remove(trx: Kysely<Database>, rowkeys: readonly number[]): Promise<void>;
   search(accountId: string, query: string, k: number): Promise<LexicalCandidate[]>;
+  /**
+   * Which of `terms` (single words, as `queryTerms` gives them) occur in at least one of the
+   * account's active claims: one indexed lookup per term, stopping at the first claim.
+   */
+  knownTerms(accountId: string, terms: readonly string[]): Promise<Set<string>>;
 }
 
 const MAX_QUERY_TERMS = 32;
+
+/** Terms one `knownTerms` call looks up at most. */
+export const MAX_KNOWN_TERMS = MAX_QUERY_TERMS;
+const lookupTerms = (terms: readonly string[]) =>
+  [...new Set(terms)].filter((t) => /^[\p{L}\p{N}]+$/u.test(t)).slice(0, MAX_KNOWN_TERMS);
 
 /**
  * How many claims one full-text query may rank, summed over its terms: ranking an OR query
@@ -106,6 +116,17 @@ export function fts5Index(db: Db): FullTextIndex {
         order by bm25(claims_fts) limit ${k}`.execute(db.kysely);
       return rows.rows.map((r) => ({ rowkey: Number(r.rowkey), score: r.score }));
     },
+    async knownTerms(accountId, terms) {
+      const known = new Set<string>();
+      for (const term of lookupTerms(terms)) {
+        const found = await sql<{ one: number }>`
+          select 1 as one from claims_fts join claims on claims.rowkey = claims_fts.rowid
+          where claims_fts match ${`"${term}"`} and claims.account_id = ${accountId} and claims.status = 'active'
+          limit 1`.execute(db.kysely);
+        if (found.rows.length > 0) known.add(term);
+      }
+      return known;
+    },
   };
 }
 
@@ -147,6 +168,19 @@ export function tsvectorIndex(db: Db, options: { maxTermClaims?: number } = {}):
         where account_id = ${accountId} and status = 'active' and tsv @@ q
         order by score desc, rowkey limit ${k}`.execute(db.kysely);
       return rows.rows.map((r) => ({ rowkey: Number(r.rowkey), score: Number(r.score) }));
+    },
+    async knownTerms(accountId, terms) {
+      const candidates = lookupTerms(terms);
+      if (candidates.length === 0) return new Set();
+      // Matches from the GIN index first, then kept to the account's (as in `search`).
+      const rows = await sql<{ term: string }>`
+        select t as term from unnest(${candidates}::text[]) t
+        where exists (
+          select 1 from (
+            select account_id, status from claims where tsv @@ to_tsquery('english', t) offset 0
+          ) matching
+          where account_id = ${accountId} and status = 'active')`.execute(db.kysely);
+      return new Set(rows.rows.map((r) => r.term));
     },
   };
 }
