@@ -42,7 +42,7 @@ function problems(text: string) {
   return result.problems;
 }
 
-// The README's default table: authority outcome per role, scope and kind (read write delete execute communicate).
+// The default-policy table of docs/api.md (Judgment): authority outcome per role, scope and kind (read write delete execute communicate).
 const TABLE: Record<ActorRole, Record<ImpactScope, string>> = {
   assistant: { internal: 'P P E P P', external: 'P E E E E', critical: 'E E B B E' },
   user: { internal: 'P P P P P', external: 'P P E P P', critical: 'E E E E E' },

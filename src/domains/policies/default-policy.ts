@@ -1,8 +1,8 @@
 /**
- * The policy every account starts with (version 0), the table in the README in Cedar. Permits
- * are the authority gate: what each role may do, by action kind and impact scope; a permit
- * marked `@escalate` grants only with a human's approval, and an action no permit grants is
- * blocked. Forbids are the policy gate: restrictions beyond authority, `@escalate` on a forbid
+ * The policy every account starts with (version 0), the table in docs/api.md (under Judgment) in
+ * Cedar. Permits are the authority gate: what each role may do, by action kind and impact scope;
+ * a permit marked `@escalate` grants only with a human's approval, and an action no permit grants
+ * is blocked. Forbids are the policy gate: restrictions beyond authority, `@escalate` on a forbid
  * turning its block into an escalation.
  */
 export const DEFAULT_POLICY = `// Authority: who may do what kind of action, at which impact scope.
