@@ -1,7 +1,7 @@
 /**
  * Claim ledger at scale, through the real storage:
  *   npx tsx bench/vault.ts [--db sqlite|postgres] [--embedder hash|local] [--n 10000,100000]
- *     [--single 2000] [--queries 200] [--exact 50] [--batch 500] [--marginal 2] [--keep]
+ *     [--single 2000] [--queries 200] [--exact 50] [--batch 500] [--marginal 2] [--latency 0] [--keep]
  *
  * For each size N, one fresh database and one account: the first `--single` claims go through
  * `service.store` (one transaction each, with scrubbing, conflict detection and chaining), the rest
@@ -14,6 +14,12 @@
  * further batches through `storeMany`, each timed whole and, before it, the conflict-candidate
  * k-NN for the same claims on its own (so "the rest" is scrubbing, embedding, the checker and the
  * SQL), then 200 more through `store`, one transaction each, as the HTTP endpoint stores them.
+ * With `--latency S` (seconds, 0 = skip), last: `POST /v1/evaluate` latency on the same instance
+ * over a real socket, in `--rounds` interleaved pairs of phases of S seconds each: idle, then
+ * while one client stores claims through `POST /v2/vault/store`, one after the other, as fast as
+ * it can (an agent writing its memory). Four connections send the verdict bench's request mix in
+ * closed loops; p99 of each phase (all rounds pooled), their ratio, and the event loop's longest
+ * stall per phase.
  * PostgreSQL runs in a scratch database created on
  * TEST_DATABASE_URL (or DATABASE_URL) and dropped afterwards (`--keep` keeps it and prints where).
  *
@@ -21,6 +27,7 @@
  * "<Service> <metric> in <region> is <number> <unit> <qualifier>".
  */
 
+import http from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { scratchDatabase } from '../scripts/lib/scratch-database.ts';
 import { buildApp } from '../src/app.ts';
@@ -46,6 +53,8 @@ const batchSize = Number(arg('--batch', '500'));
 const marginalBatches = Number(arg('--marginal', '2'));
 /** Claims stored one by one after the marginal batches. */
 const MARGINAL_SINGLES = 200;
+const latencySeconds = Number(arg('--latency', '0'));
+const latencyRounds = Number(arg('--rounds', '3'));
 const keep = process.argv.includes('--keep');
 if (dbKind !== 'sqlite' && dbKind !== 'postgres') throw new Error('--db must be sqlite or postgres');
 if (embedderKind !== 'hash' && embedderKind !== 'local') throw new Error('--embedder must be hash or local');
@@ -74,9 +83,13 @@ async function run(n: number): Promise<void> {
     const { account } = await container.services.accounts.create({
       email: `bench-${n}@example.com`,
       name: 'bench',
+      // Unlimited: the latency phases send more requests than a metered plan allows.
+      plan: 'owner',
     });
     const marginalSingles = marginalBatches > 0 ? MARGINAL_SINGLES : 0;
-    const claims = syntheticClaims(n + marginalBatches * batchSize + marginalSingles, 42);
+    // Stores during the latency phases: more than any loop manages in the time given.
+    const latencyStores = latencySeconds > 0 ? Math.ceil(latencySeconds * latencyRounds * 3000) : 0;
+    const claims = syntheticClaims(n + marginalBatches * batchSize + marginalSingles + latencyStores, 42);
     const label = `${dbKind} (${vectors.kind}) ${embedder.id} n=${n}`;
 
     const single = Math.min(singleCount, n);
@@ -228,10 +241,139 @@ async function run(n: number): Promise<void> {
         `${label}: marginal     ${marginalSingles} more through store (one transaction each): ${((ms * 1000) / marginalSingles).toFixed(0)} µs a claim = ${((marginalSingles * 1000) / ms).toFixed(0)} claims/s`,
       );
     }
+    if (latencySeconds > 0) {
+      const from = n + marginalBatches * batchSize + marginalSingles;
+      await evaluateLatency(container, account.id, claims.slice(from), label);
+    }
     if (keep) console.log(`${label}: kept ${JSON.stringify(scratch.env)}`);
   } finally {
     await container.close();
     if (!keep) await scratch.drop();
+  }
+}
+
+/** What agents send most (the verdict bench's mix): safe calls of every kind, an occasional refusal. */
+const EVALUATE_BODIES = [
+  { action: 'db.query', payload: { sql: 'SELECT id, name FROM users WHERE id = $1', params: [42] } },
+  { action: 'shell.exec', payload: { command: 'git status --short' } },
+  { action: 'shell.exec', payload: { command: 'npm test 2>&1 > "$LOG"' } },
+  { action: 'fs.read', payload: { path: 'src/index.ts' } },
+  { action: 'fs.write', payload: { path: 'notes/today.md', content: '# Notes\n' } },
+  { action: 'http.request', payload: { url: 'https://api.github.com/repos/nodejs/node', method: 'GET' } },
+  { action: 'email.send', payload: { to: 'ana@example.com', subject: 'Status', body: 'Deploy finished.' } },
+  { action: 'agent.respond', payload: { text: 'The build is green.' } },
+  { action: 'fs.read', payload: { path: '/etc/shadow' } },
+].map((b) => JSON.stringify(b));
+const LATENCY_CONNECTIONS = 4;
+
+/** `/v1/evaluate` p99 idle and while claims are stored, on one instance, in interleaved phases. */
+async function evaluateLatency(
+  container: Awaited<ReturnType<typeof createContainer>>,
+  accountId: string,
+  claims: readonly string[],
+  label: string,
+): Promise<void> {
+  const { key } = await container.services.apiKeys.create(accountId, 'bench');
+  const app = await buildApp(container);
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: LATENCY_CONNECTIONS });
+  // Stores come as requests too: on their own connection, one at a time.
+  const storeAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const post = (path: string, body: string, through = agent) =>
+    new Promise<void>((resolve, reject) => {
+      const req = http.request(
+        `${base}${path}`,
+        {
+          method: 'POST',
+          agent: through,
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () =>
+            res.statusCode === 200 || res.statusCode === 201
+              ? resolve()
+              : reject(new Error(`${path}: ${res.statusCode}`)),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  /** Closed loops for `seconds`; the latency of every request. */
+  const load = async (seconds: number): Promise<number[]> => {
+    const times: number[] = [];
+    const until = performance.now() + seconds * 1000;
+    await Promise.all(
+      Array.from({ length: LATENCY_CONNECTIONS }, async (_, c) => {
+        for (let i = c; performance.now() < until; i++) {
+          const t = performance.now();
+          await post('/v1/evaluate', EVALUATE_BODIES[i % EVALUATE_BODIES.length]!);
+          times.push(performance.now() - t);
+        }
+      }),
+    );
+    return times;
+  };
+  const stall = monitorEventLoopDelay({ resolution: 1 });
+  stall.enable();
+  const stallOf = () => {
+    const ms = stall.max / 1e6;
+    stall.reset();
+    return ms;
+  };
+  try {
+    await load(2);
+    const idle: number[] = [];
+    const busy: number[] = [];
+    const stalls = { idle: 0, busy: 0 };
+    let next = 0;
+    let stored = 0;
+    let storeMs = 0;
+    for (let r = 0; r < latencyRounds; r++) {
+      stallOf();
+      idle.push(...(await load(latencySeconds)));
+      stalls.idle = Math.max(stalls.idle, stallOf());
+      let storing = true;
+      const stores = (async () => {
+        while (storing) {
+          const t = performance.now();
+          const claim = claims[next++]!;
+          await post(
+            '/v2/vault/store',
+            JSON.stringify({ claim, source: 'bench', confidence: 0.9 }),
+            storeAgent,
+          );
+          storeMs += performance.now() - t;
+          stored++;
+        }
+      })();
+      busy.push(...(await load(latencySeconds)));
+      storing = false;
+      await stores;
+      stalls.busy = Math.max(stalls.busy, stallOf());
+    }
+    const p = (times: number[], q: number) =>
+      percentile(
+        [...times].sort((a, b) => a - b),
+        q,
+      );
+    const idleP99 = p(idle, 99);
+    const busyP99 = p(busy, 99);
+    console.log(
+      `${label}: evaluate     idle p50 ${p(idle, 50).toFixed(1)} ms p99 ${idleP99.toFixed(1)} ms (${idle.length} requests, longest event-loop stall ${stalls.idle.toFixed(0)} ms)`,
+    );
+    console.log(
+      `${label}: evaluate     during stores p50 ${p(busy, 50).toFixed(1)} ms p99 ${busyP99.toFixed(1)} ms (${busy.length} requests, longest event-loop stall ${stalls.busy.toFixed(0)} ms); ${stored} stores at ${(storeMs / stored).toFixed(1)} ms each`,
+    );
+    console.log(
+      `${label}: evaluate     p99 during stores / idle p99 = ${(busyP99 / idleP99).toFixed(2)} (target ≤ 2; ${latencyRounds} rounds of ${latencySeconds} s per phase, ${LATENCY_CONNECTIONS} connections)`,
+    );
+  } finally {
+    stall.disable();
+    agent.destroy();
+    storeAgent.destroy();
+    await app.close();
   }
 }
 
