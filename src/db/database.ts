@@ -128,17 +128,22 @@ export interface OpenDatabaseOptions {
   maxConnections?: number;
   /** Where lost PostgreSQL connections are reported (throttled); without it they are dropped silently. */
   log?: Pick<Logger, 'warn'>;
+  /** SQLite: a connection that can only read (a thread that answers queries beside the writer). */
+  readOnly?: boolean;
 }
 
 /** Opens the configured database. Callers run `migrateToLatest` before serving. */
 export function openDatabase(database: Config['database'], options: OpenDatabaseOptions = {}): Db {
   if (database.kind === 'sqlite') {
     fs.mkdirSync(path.dirname(database.file), { recursive: true });
-    const handle = new SQLite(database.file);
+    const handle = new SQLite(database.file, { readonly: options.readOnly ?? false });
     // WAL lets readers proceed while a write commits; NORMAL sync is durable across process
-    // crashes (the WAL is fsynced at checkpoints) and is what WAL mode is designed for.
-    handle.pragma('journal_mode = WAL');
-    handle.pragma('synchronous = NORMAL');
+    // crashes (the WAL is fsynced at checkpoints) and is what WAL mode is designed for. A reader
+    // finds the mode the writer set.
+    if (!options.readOnly) {
+      handle.pragma('journal_mode = WAL');
+      handle.pragma('synchronous = NORMAL');
+    }
     handle.pragma('foreign_keys = ON');
     handle.pragma('busy_timeout = 5000');
     // k-NN over claim embeddings (vec0 virtual tables); shipped as a prebuilt extension in the package.

@@ -12,6 +12,7 @@ import { createPiiSettings } from './pii/settings.ts';
 import { createLedgerRepo, type LedgerRepo } from './repo.ts';
 import { createLedgerService } from './service.ts';
 import { createFullTextIndex } from './storage/full-text.ts';
+import { queriesOffThread } from './storage/knn-thread.ts';
 import { createVectorIndex, type VectorIndex } from './storage/vector-index.ts';
 
 const EMBEDDER_META_KEY = 'ledger.embedder';
@@ -81,15 +82,20 @@ function embedderConfig(config: Config['embedder']) {
  */
 export async function createLedger(deps: {
   db: Db;
-  config: Pick<Config, 'embedder'>;
+  config: Pick<Config, 'embedder' | 'database'>;
   audit: Pick<AuditRepo, 'appendIn'>;
-  logger: Pick<Logger, 'info' | 'warn'>;
+  logger: Pick<Logger, 'info' | 'warn' | 'error'>;
   /** `arbiter reindex` opens the ledger knowing the index is stale. */
   skipEmbedderCheck?: boolean;
 }) {
   const repo = createLedgerRepo(deps.db.kysely);
   const embedder = await createEmbedder(embedderConfig(deps.config.embedder));
-  const vectors = await createVectorIndex(deps.db, embedder);
+  // Conflict candidates and search scan the account's vectors: off the request loop (knn-thread.ts).
+  const vectors = queriesOffThread(
+    await createVectorIndex(deps.db, embedder),
+    deps.config.database,
+    deps.logger,
+  );
   const fullText = createFullTextIndex(deps.db);
   if (!deps.skipEmbedderCheck) await checkEmbedder(repo, embedder, vectors);
   deps.logger.info(
@@ -153,6 +159,7 @@ export async function createLedger(deps: {
       return done;
     },
     async close(): Promise<void> {
+      if ('close' in vectors) await vectors.close();
       const c = embedder as Embedder & { close?: () => Promise<void> };
       await c.close?.();
     },

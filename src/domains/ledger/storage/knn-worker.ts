@@ -1,0 +1,46 @@
+/**
+ * The body of the k-NN thread: its own read-only connection to the database and its own copy of
+ * the index's query side, answering `nearest` for the main thread (see `knn-thread.ts`).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { openDatabase } from '../../../db/database.ts';
+import type { KnnReply, KnnRequest, KnnThreadData } from './knn-thread.ts';
+import { sparseScanIndex } from './sparse-scan.ts';
+import { exactScanIndex, type NearestHit, sqliteVecIndex, type VectorIndex } from './vector-index.ts';
+
+const port = parentPort;
+if (!port) throw new Error('knn-worker.ts runs only as a worker thread');
+
+const { database, kind } = workerData as KnnThreadData;
+// Two PostgreSQL connections: one account's (re)load does not hold up another account's query.
+const db = openDatabase(database, { maxConnections: 2, readOnly: true });
+const index: VectorIndex =
+  kind === 'sqlite-vec'
+    ? sqliteVecIndex(db)
+    : kind === 'sparse-scan'
+      ? sparseScanIndex(db)
+      : exactScanIndex(db);
+
+port.on('message', async (request: KnnRequest) => {
+  if (request.type === 'close') {
+    await db.close();
+    port.postMessage({ type: 'closed' } satisfies KnnReply);
+    port.close();
+    return;
+  }
+  // Queries run as they come, interleaved at their awaits, as they do on the main thread: each
+  // index serialises what must be (the sparse index's refresh of an account).
+  try {
+    const { accountId, queries, k, atLeast } = request;
+    let hits: NearestHit[][] = [];
+    if (index.nearestMany) hits = await index.nearestMany(accountId, queries, k, atLeast);
+    else for (const q of queries) hits.push(await index.nearest(accountId, q, k, atLeast));
+    port.postMessage({ type: 'hits', id: request.id, hits } satisfies KnnReply);
+  } catch (err) {
+    port.postMessage({
+      type: 'failed',
+      id: request.id,
+      message: err instanceof Error ? err.message : String(err),
+    } satisfies KnnReply);
+  }
+});
