@@ -6,6 +6,7 @@ import { HashEmbedder } from '../embeddings/hash.ts';
 import { createLedgerRepo } from '../repo.ts';
 import { createLedgerService, type LedgerService } from '../service.ts';
 import { createFullTextIndex, MAX_TERM_CLAIMS, selectiveTerms } from './full-text.ts';
+import { queriesOffThread, type ThreadedVectorIndex } from './knn-thread.ts';
 import { AccountPostings, sparseScanIndex } from './sparse-scan.ts';
 import { createVectorIndex, type VectorIndex } from './vector-index.ts';
 import { bytesToVector, dot } from './vectors.ts';
@@ -29,9 +30,13 @@ describe.each(DIALECTS)('sparse posting-list index and bulk store on %s', (diale
   let tdb: TestDatabase;
   let db: Db;
   const embedder = new HashEmbedder(256);
-  /** Two instances over one database: `other` only ever reads, so it learns writes from the ledger. */
+  /**
+   * Three instances over one database: `other` only ever reads, so it learns writes from the
+   * ledger; `threaded` is another, scanning on the k-NN thread with its own connection.
+   */
   let vectors: VectorIndex;
   let other: VectorIndex;
+  let threaded: ThreadedVectorIndex;
   let ledger: LedgerService;
 
   beforeAll(async () => {
@@ -40,6 +45,7 @@ describe.each(DIALECTS)('sparse posting-list index and bulk store on %s', (diale
     await migrateToLatest(db);
     vectors = await createVectorIndex(db, embedder);
     other = sparseScanIndex(db);
+    threaded = queriesOffThread(sparseScanIndex(db), tdb.database, console) as ThreadedVectorIndex;
     ledger = createLedgerService({
       repo: createLedgerRepo(db.kysely),
       vectors,
@@ -49,6 +55,7 @@ describe.each(DIALECTS)('sparse posting-list index and bulk store on %s', (diale
     });
   }, 60_000);
   afterAll(async () => {
+    await threaded?.close();
     await db.close();
     await tdb.drop();
   });
@@ -95,6 +102,7 @@ describe.each(DIALECTS)('sparse posting-list index and bulk store on %s', (diale
     expect(await ledger.verify('acct-a')).toMatchObject({ valid: true, entries: claims.length + 2 });
     await expectBruteForce(vectors, 'acct-a');
     await expectBruteForce(other, 'acct-a');
+    await expectBruteForce(threaded, 'acct-a');
   });
 
   it('stores nothing of a batch when one claim is refused', async () => {
@@ -122,6 +130,7 @@ describe.each(DIALECTS)('sparse posting-list index and bulk store on %s', (diale
       });
     }
     await expectBruteForce(other, 'acct-b');
+    await expectBruteForce(threaded, 'acct-b');
     const [first] = await ledger.search('acct-a', 'Which office is closed on Sundays?', 1);
     await ledger.store('acct-a', 'k', {
       claim: 'The Berlin office is open on Sundays (acct-a).',
@@ -133,14 +142,17 @@ describe.each(DIALECTS)('sparse posting-list index and bulk store on %s', (diale
     await ledger.remove('acct-a', 'k', vpn!.id);
     await expectBruteForce(other, 'acct-a');
     await expectBruteForce(vectors, 'acct-a');
+    await expectBruteForce(threaded, 'acct-a');
     const gone = await db.kysely
       .selectFrom('claims')
       .select('rowkey')
       .where('id', 'in', [first!.id, vpn!.id])
       .execute();
     const [q] = await embedder.embed(['Berlin office Sundays VPN hardware token']);
-    const near = (await other.nearest('acct-a', q!, 50)).map((h) => h.rowkey);
-    for (const r of gone) expect(near).not.toContain(Number(r.rowkey));
+    for (const index of [other, threaded]) {
+      const near = (await index.nearest('acct-a', q!, 50)).map((h) => h.rowkey);
+      for (const r of gone) expect(near).not.toContain(Number(r.rowkey));
+    }
     await expectBruteForce(other, 'acct-b');
   });
 
@@ -149,11 +161,16 @@ describe.each(DIALECTS)('sparse posting-list index and bulk store on %s', (diale
     const writes = SUBJECTS.map((s, i) =>
       ledger.store('acct-c', 'k', { claim: `${s} has ${i + 2} nodes (acct-c).`, source: 't', confidence: 1 }),
     );
-    const reads = Array.from({ length: 8 }, () => other.nearest('acct-c', q!, 3));
+    const reads = Array.from({ length: 8 }, (_, i) => (i % 2 ? threaded : other).nearest('acct-c', q!, 3));
     await Promise.all([...writes, ...reads]);
-    const settled = await Promise.all(Array.from({ length: 4 }, () => other.nearest('acct-c', q!, 10)));
+    const settled = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => (i % 2 ? threaded : other).nearest('acct-c', q!, 10)),
+    );
     for (const hits of settled) expect(hits).toHaveLength(SUBJECTS.length);
     await expectBruteForce(other, 'acct-c');
+    await expectBruteForce(threaded, 'acct-c');
+    // What the thread answered came from the thread, not from a fallback here.
+    expect(threaded.thread()).toBeDefined();
   });
 });
 
