@@ -59,6 +59,26 @@ describe.each(DIALECTS)('audit log contract on %s', (dialect) => {
     expect(await repo.verify('a')).toMatchObject({ valid: false, first_bad_seq: 3 });
   });
 
+  it('writes an identified event once however often its batch is appended', async () => {
+    const batch = [1, 2, 3].map((i) => ({
+      id: `00000000-0000-7000-8000-00000000000${i}`,
+      accountId: 'a',
+      actor: 'k',
+      action: `event.${i}`,
+    }));
+    await repo.append(batch.slice(0, 2));
+    await repo.append([{ accountId: 'a', actor: 'k', action: 'api_key.created' }]);
+    const written = await repo.append(batch);
+    expect(written.map((e) => e.id)).toEqual([batch[2]!.id]);
+    expect((await repo.list('a', { limit: 10 })).map((e) => e.action)).toEqual([
+      'event.1',
+      'event.2',
+      'api_key.created',
+      'event.3',
+    ]);
+    expect(await repo.verify('a')).toEqual({ valid: true, entries: 4 });
+  });
+
   it('keeps one valid chain under concurrent writers', async () => {
     // PostgreSQL: two pools, as two instances would have. SQLite: one process owns the file,
     // so concurrency means interleaved transactions on its one connection.

@@ -8,6 +8,12 @@ import { timeOrderedId } from '../../lib/time-ordered-id.ts';
 import type { EventType } from '../webhooks/event-types.ts';
 
 export interface AuditEvent {
+  /**
+   * The entry's id, when given before the first attempt to write it (`AuditLog.record` does): a
+   * batch written again after an attempt whose outcome is unknown (the writer thread died after
+   * its commit, say) skips the entries already in the log instead of appending them twice.
+   */
+  id?: string;
   accountId: string;
   actor: string;
   action: string;
@@ -20,6 +26,9 @@ export interface AuditEvent {
    */
   raises?: { type: EventType; data: Record<string, unknown> };
 }
+
+/** An event whose entry id is fixed, so writing it is safe to repeat. */
+export type IdentifiedAuditEvent = AuditEvent & { id: string };
 
 export type AuditEntry = Omit<AuditLogTable, 'details'> & { details: Record<string, unknown> };
 
@@ -76,6 +85,20 @@ export function createAuditRepo(db: Kysely<Database>, dialect: DialectName) {
     );
   }
 
+  /** Which of `ids` the log holds already; SQLite caps a statement's parameters, hence the slices. */
+  async function storedIds(trx: Transaction<Database>, ids: readonly string[]): Promise<Set<string>> {
+    const stored = new Set<string>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await trx
+        .selectFrom('audit_log')
+        .select('id')
+        .where('id', 'in', ids.slice(i, i + 500))
+        .execute();
+      for (const r of rows) stored.add(r.id);
+    }
+    return stored;
+  }
+
   /** Locks the account's chain head for the rest of the transaction (SQLite writers are already serial). */
   async function lockHead(trx: Transaction<Database>, accountId: string) {
     await trx
@@ -92,7 +115,8 @@ export function createAuditRepo(db: Kysely<Database>, dialect: DialectName) {
   return {
     /**
      * Appends events inside `trx` (the caller's transaction, so an entry lands exactly when the
-     * change it records does), chaining each account's entries in order.
+     * change it records does), chaining each account's entries in order. Events whose `id` the
+     * log already holds are skipped; the entries returned are the ones written.
      */
     async appendIn(trx: Transaction<Database>, events: readonly AuditEvent[]): Promise<AuditEntry[]> {
       const byAccount = new Map<string, AuditEvent[]>();
@@ -106,8 +130,14 @@ export function createAuditRepo(db: Kysely<Database>, dialect: DialectName) {
       for (const accountId of [...byAccount.keys()].sort()) {
         const head = await lockHead(trx, accountId);
         let { seq, hash } = head;
+        const accountEvents = byAccount.get(accountId)!;
+        // Read under the head's lock: a write of the same events still committing elsewhere
+        // (a dying writer thread's) has finished by now, so its entries are seen.
+        const ids = accountEvents.flatMap((e) => (e.id === undefined ? [] : [e.id]));
+        const stored = ids.length === 0 ? undefined : await storedIds(trx, ids);
         const rows: AuditLogTable[] = [];
-        for (const e of byAccount.get(accountId)!) {
+        for (const e of accountEvents) {
+          if (e.id !== undefined && stored?.has(e.id)) continue;
           seq += 1;
           const entry = {
             account_id: accountId,
@@ -120,7 +150,7 @@ export function createAuditRepo(db: Kysely<Database>, dialect: DialectName) {
           };
           const next = chainHashOfCanonical(hash, canonicalEntry(entry));
           const full: AuditEntry = {
-            id: timeOrderedId(Date.parse(entry.at)),
+            id: e.id ?? timeOrderedId(Date.parse(entry.at)),
             ...entry,
             prev_hash: hash,
             hash: next,
@@ -129,6 +159,7 @@ export function createAuditRepo(db: Kysely<Database>, dialect: DialectName) {
           rows.push({ ...full, details: JSON.stringify(full.details) });
           hash = next;
         }
+        if (rows.length === 0) continue;
         await insertBatch(trx, rows);
         await trx.updateTable('audit_heads').set({ seq, hash }).where('account_id', '=', accountId).execute();
       }

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import { logThrottle } from '../../lib/log-throttle.ts';
 import { PeriodicFlush } from '../../lib/periodic-flush.ts';
-import type { AuditEvent, AuditRepo } from './repo.ts';
+import { timeOrderedId } from '../../lib/time-ordered-id.ts';
+import type { AuditEvent, AuditRepo, IdentifiedAuditEvent } from './repo.ts';
 
 let lastMs = 0;
 let lastIso = new Date(0).toISOString();
@@ -24,7 +25,7 @@ function isoNow(): string {
  * The server appends those batches on the writer thread (src/writer-thread), off the request loop.
  */
 export class AuditLog {
-  private pending: AuditEvent[] = [];
+  private pending: IdentifiedAuditEvent[] = [];
   private readonly flusher: PeriodicFlush;
   // Flushes run every 100 ms: while the database is away, one line every 5 s says so.
   private readonly failureReport = logThrottle(5000);
@@ -36,13 +37,17 @@ export class AuditLog {
     flushMs: number,
     private readonly log: Pick<Logger, 'error'>,
     /** Where batches are appended: the repo on this connection unless given (the writer thread). */
-    private readonly append: (events: AuditEvent[]) => Promise<unknown> = (events) => repo.append(events),
+    private readonly append: (events: IdentifiedAuditEvent[]) => Promise<unknown> = (events) =>
+      repo.append(events),
   ) {
     this.flusher = new PeriodicFlush(flushMs, () => this.writeBatch());
   }
 
   record(event: AuditEvent): void {
-    this.pending.push({ ...event, at: event.at ?? isoNow() });
+    const at = event.at ?? isoNow();
+    // The id is fixed here, before the first attempt: every retry of the batch carries it, and
+    // the append skips entries already written by an attempt whose answer was lost.
+    this.pending.push({ ...event, at, id: event.id ?? timeOrderedId(Date.parse(at)) });
     // Once, on reaching the batch size: asking again for every event while a write is under way
     // queued a flush per event, which cost more than the events themselves.
     if (this.pending.length === AuditLog.MAX_BATCH) void this.flush();
