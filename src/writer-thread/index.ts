@@ -5,6 +5,17 @@ import type { JobRunner, WriteJob } from './jobs.ts';
 
 export type { WriteJob } from './jobs.ts';
 
+/**
+ * Tests only: where the thread exits (`process.exit`) during its first job, as a crash would:
+ * with the job's transaction open, or after it committed and before the answer was sent.
+ */
+export type WriterCrashPoint = 'before-commit' | 'after-commit';
+
+export interface WriterData {
+  database: Config['database'];
+  crashAt?: WriterCrashPoint | undefined;
+}
+
 export type WriterRequest = { type: 'run'; id: number; job: WriteJob } | { type: 'close' };
 export type WriterReply =
   | { type: 'done'; id: number }
@@ -20,7 +31,8 @@ interface Waiting {
 export interface WriterThread {
   /**
    * Runs `job` on the thread; if the thread cannot (its connection failed, or it died), runs it
-   * here through `fallback`, on this thread's connection. Resolves once written.
+   * here through `fallback`, on this thread's connection. Resolves once written. A job the
+   * thread died in is run again whether or not its commit landed: jobs write each entry once.
    */
   run(job: WriteJob): Promise<void>;
   /** Finishes the jobs posted so far, then stops the thread. */
@@ -39,12 +51,13 @@ export function startWriterThread(
   database: Config['database'],
   fallback: JobRunner,
   log: { error(obj: object, msg: string): void },
+  options: { crashAt?: WriterCrashPoint } = {},
 ): WriterThread {
   // From the sources (tests, scripts) a shim registers the TypeScript loader in the thread; the
   // compiled build starts the compiled worker.
   const script = import.meta.url.endsWith('.ts') ? './entry.js' : './worker.js';
   const worker = new Worker(new URL(script, import.meta.url), {
-    workerData: { database },
+    workerData: { database, crashAt: options.crashAt } satisfies WriterData,
     // The entry registers its own loader; the parent's flags (a test runner's, say) stay out.
     execArgv: [],
   });

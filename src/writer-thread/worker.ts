@@ -3,17 +3,18 @@
  * posts, one at a time in the order posted, and answering each with done or failed.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Config } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
-import type { WriterReply, WriterRequest } from './index.ts';
+import type { WriterData, WriterReply, WriterRequest } from './index.ts';
 import { createJobRunner } from './jobs.ts';
 
 const port = parentPort;
 if (!port) throw new Error('worker.ts runs only as a worker thread');
 
 // Jobs run one at a time, so one PostgreSQL connection is all the thread ever uses.
-const db = openDatabase((workerData as { database: Config['database'] }).database, { maxConnections: 1 });
-const run = createJobRunner(db);
+const { database, crashAt } = workerData as WriterData;
+const db = openDatabase(database, { maxConnections: 1 });
+const crash = () => process.exit(70);
+const run = createJobRunner(db, crashAt === 'before-commit' ? crash : undefined);
 
 let queue: Promise<void> = Promise.resolve();
 port.on('message', (request: WriterRequest) => {
@@ -26,6 +27,7 @@ port.on('message', (request: WriterRequest) => {
     }
     try {
       await run(request.job);
+      if (crashAt === 'after-commit') crash();
       port.postMessage({ type: 'done', id: request.id } satisfies WriterReply);
     } catch (err) {
       port.postMessage({

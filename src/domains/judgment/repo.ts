@@ -52,6 +52,20 @@ export function createJudgmentRepo(db: Kysely<Database>, dialect: DialectName) {
       return insertRows(executor, dialect, 'judgment_evaluations', COLUMNS, rows);
     },
 
+    /** Which of `ids` are stored; SQLite caps a statement's parameters, hence the slices. */
+    async storedIds(ids: readonly string[]): Promise<Set<string>> {
+      const stored = new Set<string>();
+      for (let i = 0; i < ids.length; i += 500) {
+        const rows = await db
+          .selectFrom('judgment_evaluations')
+          .select('id')
+          .where('id', 'in', ids.slice(i, i + 500))
+          .execute();
+        for (const r of rows) stored.add(r.id);
+      }
+      return stored;
+    },
+
     async find(accountId: string, id: string): Promise<EvaluationRow | undefined> {
       const row = await db
         .selectFrom('judgment_evaluations')
