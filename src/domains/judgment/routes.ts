@@ -25,11 +25,13 @@ export function judgmentRoutes(judgment: JudgmentService): FastifyPluginAsyncTyp
         schema: {
           tags: ['Judgment'],
           summary: 'Judge a proposed action through seven gates: ALLOWED, BLOCKED or ESCALATE',
+          description:
+            'An If-Match header may carry the expected state hash instead of expected_state_hash; a different current state is BLOCKED by the consistency gate (STATE_DRIFT).',
           body: EvaluateBody,
           response: { 200: EvaluateResponse, ...errorResponses },
         },
       },
-      async (request) => judgment.evaluate(principalOf(request), request.body),
+      async (request) => judgment.evaluate(principalOf(request), request.body, request.headers['if-match']),
     );
 
     app.get(

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Uuid } from '../../http/common-schemas.ts';
+import { ExpectedStateHash } from '../../http/preconditions.ts';
 import { GATE_NAMES } from './gates.ts';
 
 const Role = Type.Union([Type.Literal('user'), Type.Literal('admin'), Type.Literal('assistant')]);
@@ -30,9 +31,7 @@ export const EvaluateBody = Type.Object(
     actor_role: Role,
     payload: Type.Record(Type.String(), Type.Unknown(), { description: "the action's parameters" }),
     impact_scope: Scope,
-    expected_state_hash: Type.Optional(
-      Type.String({ pattern: '^[0-9a-f]{64}$', description: 'the ledger state the actor relied on' }),
-    ),
+    expected_state_hash: Type.Optional(ExpectedStateHash),
   },
   { additionalProperties: false },
 );

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/schema.ts';
 import { AppError, Errors } from '../../errors.ts';
+import { expectedStateHash } from '../../http/preconditions.ts';
 import { PeriodicFlush } from '../../lib/periodic-flush.ts';
 import { sha256Hex } from '../../lib/sha256.ts';
 import { timeOrderedId } from '../../lib/time-ordered-id.ts';
@@ -77,7 +78,6 @@ function textOf(actionType: string, payload: Record<string, unknown>): string {
 function stringOr(v: unknown): string {
   return typeof v === 'string' ? v : '';
 }
-const STATE_HASH = /^[0-9a-f]{64}$/;
 const SWEEP_BATCH = 500;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -327,20 +327,23 @@ export function createJudgmentService(deps: {
     /** Writes buffered evaluations now (tests and benches read the table right after). */
     flush: () => writer.flush(),
 
-    async evaluate(principal: { accountId: string; keyId: string }, body: EvaluateRequest) {
+    /** `ifMatch` is the request's `If-Match` header: the same precondition as `expected_state_hash`. */
+    async evaluate(
+      principal: { accountId: string; keyId: string },
+      body: EvaluateRequest,
+      ifMatch?: string | string[],
+    ) {
       const { accountId } = principal;
       let payload: Record<string, unknown> = body.payload;
-      let expected = body.expected_state_hash;
       // A payload may carry the state it was built on; built-in schemas do not know the field.
       const carried = payload['expected_state_hash'];
+      const fields: Array<[string, unknown]> = [['expected_state_hash', body.expected_state_hash]];
       if (typeof carried === 'string' && builtInValidator(body.action_type) !== undefined) {
         const { expected_state_hash: _, ...rest } = payload;
         payload = rest;
-        expected ??= carried;
+        fields.push(['payload.expected_state_hash', carried]);
       }
-      if (expected !== undefined && !STATE_HASH.test(expected)) {
-        throw Errors.validation('expected_state_hash must be 64 lowercase hex characters (a SHA-256)');
-      }
+      const expected = expectedStateHash({ fields, ifMatch });
 
       const cachedSettings = deps.settings.forAccount(accountId);
       const [current, settings] = await Promise.all([

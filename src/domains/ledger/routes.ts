@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { Errors } from '../../errors.ts';
 import { principalOf } from '../../http/auth.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
+import { expectedStateHash } from '../../http/preconditions.ts';
 import { once } from './idempotency.ts';
 import { PiiSettingsBody, PiiSettingsResponse, type PiiSettingsStore } from './pii/settings.ts';
 import type { LedgerRepo } from './repo.ts';
@@ -30,18 +30,12 @@ import type { LedgerService, StoreInput, StoreResult } from './service.ts';
 const DEFAULT_TOP_K = 5;
 const writeErrors = { ...errorResponses, 409: Type.Ref('ErrorBody'), 412: Type.Ref('ErrorBody') };
 
-/** `expected_state_hash` from the body or an `If-Match` header (quotes and `W/` tolerated); both must agree. */
+/** The write's precondition: `expected_state_hash` in the body, or `If-Match` (see `http/preconditions.ts`). */
 function expectedState(request: FastifyRequest, fromBody: string | undefined): string | undefined {
-  const header = request.headers['if-match'];
-  const fromHeader =
-    typeof header === 'string' ? header.replace(/^W\//, '').replace(/"/g, '').trim() : undefined;
-  if (fromHeader !== undefined && !/^[0-9a-f]{64}$/.test(fromHeader)) {
-    throw Errors.validation('If-Match must be a state hash (64 lower-case hex characters)');
-  }
-  if (fromHeader !== undefined && fromBody !== undefined && fromHeader !== fromBody) {
-    throw Errors.validation('If-Match and expected_state_hash disagree');
-  }
-  return fromBody ?? fromHeader;
+  return expectedStateHash({
+    fields: [['expected_state_hash', fromBody]],
+    ifMatch: request.headers['if-match'],
+  });
 }
 
 function idempotencyKey(request: FastifyRequest): string | undefined {

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { ExpectedStateHash } from '../../http/preconditions.ts';
 
 const Confidence = Type.Number({ minimum: 0, maximum: 1, description: 'How sure the source is, in [0, 1]' });
 const ClaimText = Type.String({ minLength: 1, maxLength: 10_000, description: 'The statement' });
@@ -20,7 +21,7 @@ const claimToStore = {
 };
 
 export const StoreBody = Type.Object(
-  { ...claimToStore, expected_state_hash: Type.Optional(StateHash) },
+  { ...claimToStore, expected_state_hash: Type.Optional(ExpectedStateHash) },
   { additionalProperties: false },
 );
 
@@ -34,7 +35,7 @@ export const StoreBatchBody = Type.Object(
       maxItems: STORE_BATCH_MAX,
       description: `1 to ${STORE_BATCH_MAX} claims, stored in this order; each is checked against the stored claims and the batch's earlier ones`,
     }),
-    expected_state_hash: Type.Optional(StateHash),
+    expected_state_hash: Type.Optional(ExpectedStateHash),
   },
   { additionalProperties: false },
 );
@@ -45,7 +46,7 @@ export const ProposeBody = Type.Object(
     confidence: Confidence,
     source: Type.Optional(Source),
     on_conflict: Type.Optional(OnConflict),
-    expected_state_hash: Type.Optional(StateHash),
+    expected_state_hash: Type.Optional(ExpectedStateHash),
   },
   { additionalProperties: false },
 );

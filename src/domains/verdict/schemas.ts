@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { ExpectedStateHash } from '../../http/preconditions.ts';
 import { BUILT_IN_ACTIONS } from './catalog.ts';
 import {
   ACTION_NAME_PATTERN,
@@ -8,8 +9,6 @@ import {
   MAX_PROTECTED_NAME,
   MAX_PROTECTED_PER_KIND,
 } from './policy.ts';
-
-const StateHash = Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: 'SHA-256 hex of a ledger state' });
 
 /**
  * What `POST /v1/evaluate` expects. Documentation only: the route reads any JSON body itself,
@@ -21,7 +20,7 @@ export const EvaluateBody = Type.Object(
       description: `A built-in action (${BUILT_IN_ACTIONS.join(', ')}) or one of the account's`,
     }),
     payload: Type.Record(Type.String(), Type.Unknown(), { description: "The action's parameters" }),
-    expected_state_hash: Type.Optional(StateHash),
+    expected_state_hash: Type.Optional(ExpectedStateHash),
   },
   { additionalProperties: false },
 );

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/schema.ts';
 import { Errors } from '../../errors.ts';
+import { readPrecondition } from '../../http/preconditions.ts';
 import type { AuditEvent, AuditRepo } from '../audit/repo.ts';
 import { DEFAULT_EGRESS_SETTINGS, type EgressSettings } from './analyzers/egress.ts';
 import { BUILT_IN_ACTIONS, BUILT_IN_SCHEMAS, compileActionSchema, isBuiltInAction } from './catalog.ts';
@@ -74,33 +75,14 @@ interface Caller {
   keyId: string;
 }
 
-const STATE_HASH = /^[0-9a-f]{64}$/;
 const ENVELOPE_FIELDS = new Set(['action', 'payload', 'expected_state_hash']);
 
 type Envelope =
-  | { ok: true; action: string; payload: Record<string, unknown>; expected: string[] | undefined }
+  | { ok: true; action: string; payload: Record<string, unknown>; expected: string | undefined }
   | { ok: false; action: string; payload: unknown; message: string };
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** `If-Match` values are entity tags (`"abc"`, `W/"abc"`, lists, `*`); `*` asks for no check. */
-function parseIfMatch(header: string | string[] | undefined): string[] | 'any' | 'invalid' | undefined {
-  if (header === undefined) return undefined;
-  const tags = (Array.isArray(header) ? header.join(',') : header)
-    .split(',')
-    .map((t) => t.trim())
-    .filter((t) => t !== '');
-  if (tags.length === 0) return undefined;
-  if (tags.includes('*')) return 'any';
-  const hashes = tags.map((t) =>
-    t
-      .replace(/^W\//, '')
-      .replace(/^"(.*)"$/, '$1')
-      .toLowerCase(),
-  );
-  return hashes.every((h) => STATE_HASH.test(h)) ? hashes : 'invalid';
 }
 
 function mismatch(action: string, body: unknown, message: string): Envelope {
@@ -122,24 +104,12 @@ function readEnvelope(body: unknown, ifMatch: string | string[] | undefined): En
   if (typeof body['action'] !== 'string') return mismatch(action, body, 'action must be a string');
   const payload = body['payload'];
   if (!isPlainObject(payload)) return mismatch(action, body, 'payload must be a JSON object');
-  const fromBody = body['expected_state_hash'];
-  let expected: string[] | undefined;
-  if (fromBody !== undefined) {
-    if (typeof fromBody !== 'string' || !STATE_HASH.test(fromBody.toLowerCase())) {
-      return mismatch(action, body, 'expected_state_hash must be a SHA-256 hash (64 hex characters)');
-    }
-    expected = [fromBody.toLowerCase()];
-  }
-  const header = parseIfMatch(ifMatch);
-  if (header === 'invalid')
-    return mismatch(action, body, 'If-Match must hold a state hash (64 hex characters) or *');
-  if (Array.isArray(header)) {
-    if (expected !== undefined && !header.includes(expected[0]!)) {
-      return mismatch(action, body, 'expected_state_hash and If-Match name different state hashes');
-    }
-    expected ??= header;
-  }
-  return { ok: true, action: body['action'], payload, expected };
+  const precondition = readPrecondition({
+    fields: [['expected_state_hash', body['expected_state_hash']]],
+    ifMatch,
+  });
+  if (!precondition.ok) return mismatch(action, body, precondition.message);
+  return { ok: true, action: body['action'], payload, expected: precondition.expected };
 }
 
 function hasCanonicalForm(value: unknown): boolean {
@@ -308,7 +278,7 @@ export function createVerdictService(deps: VerdictServiceDeps) {
       const found = deps.ledgerText.checkText(caller.accountId, text);
       findings.push(...(Array.isArray(found) ? found : await found));
     }
-    if (envelope.expected !== undefined && !envelope.expected.includes(stateHash)) {
+    if (envelope.expected !== undefined && envelope.expected !== stateHash) {
       findings.push({
         code: 'STATE_DRIFT',
         message: 'the ledger state changed since expected_state_hash was read; re-read it and evaluate again',

@@ -959,6 +959,7 @@ export interface paths {
                         claim: string;
                         /** @description How sure the source is, in [0, 1] */
                         confidence: number;
+                        /** @description The ledger state hash (64 hex characters) the request relies on; another current state is STATE_DRIFT. If-Match may carry it instead. */
                         expected_state_hash?: string;
                         /** @description keep (default): store and report conflicts; reject: 409, nothing stored; supersede: older conflicting claims leave search */
                         on_conflict?: "keep" | "reject" | "supersede";
@@ -2578,7 +2579,7 @@ export interface paths {
                     "application/json": {
                         /** @description A built-in action (db.query, shell.exec, fs.read, fs.write, fs.delete, http.request, email.send, agent.respond) or one of the account's */
                         action: string;
-                        /** @description SHA-256 hex of a ledger state */
+                        /** @description The ledger state hash (64 hex characters) the request relies on; another current state is STATE_DRIFT. If-Match may carry it instead. */
                         expected_state_hash?: string;
                         /** @description The action's parameters */
                         payload: {
@@ -3537,7 +3538,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Judge a proposed action through seven gates: ALLOWED, BLOCKED or ESCALATE */
+        /**
+         * Judge a proposed action through seven gates: ALLOWED, BLOCKED or ESCALATE
+         * @description An If-Match header may carry the expected state hash instead of expected_state_hash; a different current state is BLOCKED by the consistency gate (STATE_DRIFT).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -3553,7 +3557,7 @@ export interface paths {
                         /** @description who proposes the action (an agent or user id) */
                         actor: string;
                         actor_role: "user" | "admin" | "assistant";
-                        /** @description the ledger state the actor relied on */
+                        /** @description The ledger state hash (64 hex characters) the request relies on; another current state is STATE_DRIFT. If-Match may carry it instead. */
                         expected_state_hash?: string;
                         impact_scope: "internal" | "external" | "critical";
                         /** @description the action's parameters */
@@ -5391,6 +5395,7 @@ export interface paths {
                         claim: string;
                         /** @description How sure the source is, in [0, 1] */
                         confidence: number;
+                        /** @description The ledger state hash (64 hex characters) the request relies on; another current state is STATE_DRIFT. If-Match may carry it instead. */
                         expected_state_hash?: string;
                         /** @description keep (default): store and report conflicts; reject: 409, nothing stored; supersede: older conflicting claims leave search */
                         on_conflict?: "keep" | "reject" | "supersede";
@@ -5543,6 +5548,7 @@ export interface paths {
                             /** @description Where the claim comes from */
                             source: string;
                         }[];
+                        /** @description The ledger state hash (64 hex characters) the request relies on; another current state is STATE_DRIFT. If-Match may carry it instead. */
                         expected_state_hash?: string;
                     };
                 };
