@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.ts';
 import { createAuditRepo, type IdentifiedAuditEvent } from '../domains/audit/repo.ts';
+import { writeEvaluations } from '../domains/judgment/evaluation-writer.ts';
 import { createJudgmentRepo, type EvaluationRow } from '../domains/judgment/repo.ts';
-import { writeEvaluations } from '../domains/judgment/service.ts';
 import { emitEvents, raisedEvents, webhookEvents } from '../domains/webhooks/outbox.ts';
 
 /**

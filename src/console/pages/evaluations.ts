@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { decodeCursor, encodeCursor } from '../../domains/judgment/service.ts';
+import { decodeCursor, encodeCursor } from '../../domains/judgment/cursor.ts';
 import type { VerdictCode } from '../../domains/verdict/codes.ts';
 import { type ConsoleDeps, PAGE, param, sendPage, sessionOf } from '../context.ts';
 import { html } from '../html.ts';
