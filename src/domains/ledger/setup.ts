@@ -123,7 +123,8 @@ export async function createLedger(deps: {
       // The name lexicons (WordNet, compromise) load in ~1 s; the first store should not wait for them.
       warmUpNames();
       const w = embedder as Embedder & { warmUp?: () => Promise<void> };
-      await w.warmUp?.();
+      // The k-NN thread starts beside the model.
+      await Promise.all(['whenReady' in vectors ? vectors.whenReady() : undefined, w.warmUp?.()]);
     },
     /**
      * Re-embeds every active claim with the configured embedder and rebuilds the vector index

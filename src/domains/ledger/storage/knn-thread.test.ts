@@ -75,6 +75,8 @@ describe.each(CASES)('k-NN thread on $dialect', ({ dialect, embedder, make }) =>
     here = make(db);
     threaded = queriesOffThread(make(db), tdb.database, log, { restartAfterMs: 200 }) as ThreadedVectorIndex;
     await threaded.init(embedder.dimension);
+    // Queries go to the thread once it is up (before, they are answered here).
+    await threaded.whenReady();
     ledger = createLedgerService({
       repo: createLedgerRepo(db.kysely),
       vectors: threaded,
@@ -167,6 +169,7 @@ describe.each(CASES)('k-NN thread on $dialect', ({ dialect, embedder, make }) =>
     expect(threaded.thread()).toBeUndefined();
     expect(await threaded.nearest('acct-p', q!, 5)).toEqual(expected);
     await new Promise((resolve) => setTimeout(resolve, 250));
+    await threaded.whenReady();
     expect(await threaded.nearest('acct-p', q!, 5)).toEqual(expected);
     expect(threaded.thread()).toBeDefined();
   });

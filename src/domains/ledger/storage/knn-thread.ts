@@ -23,6 +23,7 @@ export type KnnRequest =
   | { type: 'close' };
 
 export type KnnReply =
+  | { type: 'ready' }
   | { type: 'hits'; id: number; hits: NearestHit[][] }
   | { type: 'failed'; id: number; message: string }
   | { type: 'closed' };
@@ -41,6 +42,8 @@ export interface ThreadedVectorIndex extends VectorIndex {
   nearestMany: NonNullable<VectorIndex['nearestMany']>;
   /** Stops the thread (the container closes it before the database). */
   close(): Promise<void>;
+  /** Starts the thread if it is not running; resolves once it takes queries (or is known dead). */
+  whenReady(): Promise<void>;
   /** The running thread, if any (tests stop it to see the fallback). */
   thread(): Worker | undefined;
 }
@@ -55,9 +58,9 @@ export interface ThreadedVectorIndex extends VectorIndex {
  * A committed write is seen by the next query: the thread reads in a snapshot taken after the
  * commit (SQLite WAL, PostgreSQL read committed), and the sparse and exact scans learn writes from
  * the ledger head as every instance does. `reset` (re-index, model change) stops the thread so
- * that the next one starts with nothing cached. Until the thread is up, queries wait for it;
- * when it dies they run on `inner` here (logged) and a new thread is started `RESTART_AFTER_MS`
- * later.
+ * that the next one starts with nothing cached. Until the thread has opened its connection (it
+ * starts on the first query, or at `whenReady`, which `serve` calls), queries run on `inner`
+ * here; when it dies they do too (logged), and a new thread is started `RESTART_AFTER_MS` later.
  */
 export function queriesOffThread(
   inner: VectorIndex,
@@ -69,6 +72,13 @@ export function queriesOffThread(
   if (inner.kind === 'pgvector') return inner;
   const kind: ThreadedKind = inner.kind;
   let worker: Worker | undefined;
+  /** The thread has opened its connection: until then a query is answered here, not kept waiting. */
+  let ready = false;
+  let readyWaiters: Array<() => void> = [];
+  const wakeReadyWaiters = () => {
+    for (const wake of readyWaiters) wake();
+    readyWaiters = [];
+  };
   let restartAt = 0;
   let closed = false;
   let nextId = 1;
@@ -95,6 +105,8 @@ export function queriesOffThread(
     const died = (reason: string) => {
       if (worker !== started) return;
       worker = undefined;
+      ready = false;
+      wakeReadyWaiters();
       restartAt = performance.now() + restartAfterMs;
       log.error(
         { reason, pending: waiting.size },
@@ -107,6 +119,14 @@ export function queriesOffThread(
     };
     started.on('message', (reply: KnnReply) => {
       if (reply.type === 'closed') return;
+      if (reply.type === 'ready') {
+        if (worker !== started) return;
+        ready = true;
+        wakeReadyWaiters();
+        // What the scans cached here while the thread started is not read again: let it go.
+        if (inner.kind !== 'sqlite-vec') void inner.reset();
+        return;
+      }
       const w = waiting.get(reply.id);
       if (!w) return;
       waiting.delete(reply.id);
@@ -137,7 +157,7 @@ export function queriesOffThread(
   ): Promise<NearestHit[][]> {
     if (!worker && !closed && performance.now() >= restartAt) worker = start();
     const thread = worker;
-    if (!thread) return here(accountId, queries, k, atLeast);
+    if (!thread || !ready) return here(accountId, queries, k, atLeast);
     return new Promise((resolve, reject) => {
       const id = nextId++;
       waiting.set(id, { resolve, reject, here: () => here(accountId, queries, k, atLeast) });
@@ -159,6 +179,8 @@ export function queriesOffThread(
     const thread = worker;
     if (!thread) return;
     worker = undefined;
+    ready = false;
+    wakeReadyWaiters();
     const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
     thread.postMessage({ type: 'close' } satisfies KnnRequest);
     const timer = setTimeout(() => void thread.terminate(), 2000);
@@ -186,6 +208,11 @@ export function queriesOffThread(
     async close() {
       closed = true;
       await stop();
+    },
+    whenReady() {
+      if (!worker && !closed) worker = start();
+      if (!worker || ready) return Promise.resolve();
+      return new Promise<void>((resolve) => readyWaiters.push(resolve));
     },
     thread: () => worker,
   };

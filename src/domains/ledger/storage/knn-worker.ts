@@ -21,6 +21,7 @@ const index: VectorIndex =
       ? sparseScanIndex(db)
       : exactScanIndex(db);
 
+port.postMessage({ type: 'ready' } satisfies KnnReply);
 port.on('message', async (request: KnnRequest) => {
   if (request.type === 'close') {
     await db.close();

@@ -46,6 +46,7 @@ describe.each(DIALECTS)('sparse posting-list index and bulk store on %s', (diale
     vectors = await createVectorIndex(db, embedder);
     other = sparseScanIndex(db);
     threaded = queriesOffThread(sparseScanIndex(db), tdb.database, console) as ThreadedVectorIndex;
+    await threaded.whenReady();
     ledger = createLedgerService({
       repo: createLedgerRepo(db.kysely),
       vectors,
