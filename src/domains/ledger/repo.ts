@@ -130,7 +130,10 @@ export function createLedgerRepo(db: Kysely<Database>) {
   }
 
   return {
-    db,
+    /** Runs `fn` in one transaction of the ledger's database: every write of a store commits or none does. */
+    transaction<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+      return db.transaction().execute(fn);
+    },
 
     /**
      * The account's chain head, created at genesis if missing and locked for the rest of `trx`

@@ -4,8 +4,8 @@ import type { Static } from 'typebox';
 import { chainHash, GENESIS_HASH } from '../../db/chain.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, Errors } from '../../errors.ts';
-import type { AuditRepo } from '../audit/repo.ts';
-import { emitEvents, type PendingEvent } from '../webhooks/outbox.ts';
+import type { AuditRepo } from '../audit/index.ts';
+import { emitEvents, type PendingEvent } from '../webhooks/index.ts';
 import { listClaims } from './browse.ts';
 import { checkLongText, warmTextCheckThread } from './conflicts/text-check-thread.ts';
 import {
@@ -341,6 +341,19 @@ export function createLedgerService(deps: LedgerServiceDeps) {
     if (texts.length > 0) await deps.fullText.add(trx, texts);
   }
 
+  /** One claim to append: who stores it, after which head, and what the store decided about it. */
+  interface ClaimWrite {
+    accountId: string;
+    actor: string;
+    head: LedgerHead;
+    prepared: Prepared;
+    /** The active claim with the same normalized text, which this one becomes a new version of. */
+    current: ClaimRow | undefined;
+    superseded: readonly ClaimRow[];
+    conflicts: readonly ReportedConflict[];
+    at: string;
+  }
+
   /**
    * Appends one claim after `head` inside the caller's transaction: ledger entries, claim row or
    * new version, vector and full-text index, superseded claims. Returns the new head and the audit
@@ -349,14 +362,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
   async function write(
     trx: Transaction<Database>,
     pending: Pending,
-    accountId: string,
-    actor: string,
-    head: LedgerHead,
-    p: Prepared,
-    current: ClaimRow | undefined,
-    superseded: readonly ClaimRow[],
-    conflicts: readonly ReportedConflict[],
-    at: string,
+    step: ClaimWrite,
   ): Promise<{
     head: LedgerHead;
     result: StoreResult;
@@ -364,6 +370,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
     audit: AuditEvents;
     events: PendingEvent[];
   }> {
+    const { accountId, actor, head, prepared: p, current, superseded, conflicts, at } = step;
     const id = current?.id ?? randomUUID();
     const short = current?.short_id ?? shortId();
     const version = (current?.version ?? 0) + 1;
@@ -514,25 +521,23 @@ export function createLedgerService(deps: LedgerServiceDeps) {
       rejectIfConflicting(onConflict, conflicts);
 
       const at = now().toISOString();
-      return repo.db.transaction().execute(async (trx) => {
+      return repo.transaction(async (trx) => {
         const head = await repo.lockHead(trx, accountId);
         checkDrift(input.expected_state_hash, head.state_hash);
         // Re-read under the lock: a concurrent store of the same claim must become a version of it.
         const current = await repo.findActiveByNormalized(accountId, normalized, trx);
         const superseded = onConflict === 'supersede' ? found.map((f) => f.claim.row) : [];
         const pending = pendingWrites();
-        const { result, audit, events } = await write(
-          trx,
-          pending,
+        const { result, audit, events } = await write(trx, pending, {
           accountId,
           actor,
           head,
-          p!,
+          prepared: p!,
           current,
           superseded,
           conflicts,
           at,
-        );
+        });
         await flush(trx, accountId, pending);
         await deps.audit.appendIn(trx, audit);
         await emitEvents(trx, events);
@@ -567,7 +572,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         floor,
       );
       const at = now().toISOString();
-      return repo.db.transaction().execute(async (trx) => {
+      return repo.transaction(async (trx) => {
         let head = await repo.lockHead(trx, accountId);
         checkDrift(options.expected_state_hash, head.state_hash);
         // Claims written (or rewritten) by this batch, and claims it took out of search.
@@ -602,18 +607,16 @@ export function createLedgerService(deps: LedgerServiceDeps) {
           const onConflict = p.input.on_conflict ?? 'keep';
           rejectIfConflicting(onConflict, conflicts, i);
           const superseded = onConflict === 'supersede' ? found.map((f) => f.claim.row) : [];
-          const done = await write(
-            trx,
-            pending,
+          const done = await write(trx, pending, {
             accountId,
             actor,
             head,
-            p,
+            prepared: p,
             current,
             superseded,
             conflicts,
             at,
-          );
+          });
           head = done.head;
           for (const s of superseded)
             if (active.get(s.normalized)?.rowkey === s.rowkey) active.delete(s.normalized);
@@ -704,7 +707,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
       const claim = await repo.findClaim(accountId, ref);
       if (!claim || claim.status === 'deleted') throw Errors.notFound('Claim');
       const at = now().toISOString();
-      return repo.db.transaction().execute(async (trx) => {
+      return repo.transaction(async (trx) => {
         const head = await repo.lockHead(trx, accountId);
         checkDrift(expectedStateHash, head.state_hash);
         const { head: next } = await repo.append(trx, accountId, head, [
