@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { type Container, createContainer } from './container.ts';
-import { warmTextCheckHere, warmTextCheckThread } from './domains/ledger/conflicts.ts';
+import { warmTextCheckHere, warmTextCheckThread } from './domains/ledger/index.ts';
 import { createLogger } from './logger.ts';
 
 export interface RunningServer {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { EvaluationRow } from '../domains/judgment/repo.ts';
+import type { EvaluationRow } from '../domains/judgment/index.ts';
 
 /** How many of an account's latest verdicts the verdict page and the per-code counts read at most. */
 export const VERDICT_WINDOW = 1000;

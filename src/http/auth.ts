@@ -5,9 +5,8 @@ import type {
   HookHandlerDoneFunction,
   onRequestHookHandler,
 } from 'fastify';
-import type { ApiKeysService, Principal } from '../domains/api-keys/service.ts';
-import type { UsageMeter } from '../domains/usage/meter.ts';
-import type { QuotaDecision, QuotaGuard } from '../domains/usage/quota.ts';
+import type { ApiKeysService, Principal } from '../domains/api-keys/index.ts';
+import type { QuotaDecision, QuotaGuard, UsageMeter } from '../domains/usage/index.ts';
 import { AppError, Errors } from '../errors.ts';
 
 declare module 'fastify' {

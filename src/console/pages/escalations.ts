@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type EvaluationView, toView } from '../../domains/judgment/views.ts';
+import { type EvaluationView, toView } from '../../domains/judgment/index.ts';
 import { AppError } from '../../errors.ts';
 import { type ConsoleDeps, field, PAGE, param, sendPage, sessionOf } from '../context.ts';
 import { type Html, html } from '../html.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { decodeCursor, encodeCursor } from '../../domains/judgment/cursor.ts';
-import type { VerdictCode } from '../../domains/verdict/codes.ts';
+import { decodeCursor, encodeCursor } from '../../domains/judgment/index.ts';
+import type { VerdictCode } from '../../domains/verdict/index.ts';
 import { type ConsoleDeps, PAGE, param, sendPage, sessionOf } from '../context.ts';
 import { html } from '../html.ts';
 import { type PageContext, page, time } from '../layout.ts';

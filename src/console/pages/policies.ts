@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { POLICY_TEXT_LIMIT as POLICY_MAX_CHARS } from '../../domains/policies/schemas.ts';
+import { POLICY_TEXT_LIMIT as POLICY_MAX_CHARS } from '../../domains/policies/index.ts';
 import { AppError } from '../../errors.ts';
 import { type ConsoleDeps, field, PAGE, sendPage, sessionOf } from '../context.ts';
 import { type Html, html } from '../html.ts';

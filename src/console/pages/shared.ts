@@ -1,4 +1,4 @@
-import type { EvaluationView } from '../../domains/judgment/views.ts';
+import type { EvaluationView } from '../../domains/judgment/index.ts';
 import { type Html, html } from '../html.ts';
 
 const PAYLOAD_SUMMARY_CHARS = 240;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { dayOf, monthOf } from '../../domains/usage/periods.ts';
+import { dayOf, monthOf } from '../../domains/usage/index.ts';
 import { type ConsoleDeps, PAGE, sendPage, sessionOf } from '../context.ts';
 import { type Html, html } from '../html.ts';
 import { type PageContext, page } from '../layout.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Account } from '../../db/schema.ts';
 import { Errors } from '../../errors.ts';
-import type { ApiKeysService, CreatedKey } from '../api-keys/service.ts';
+import type { ApiKeysService, CreatedKey } from '../api-keys/index.ts';
 import type { AccountsRepo } from './repo.ts';
 
 /** The operator's own account: created on first start, on the unlimited `owner` plan. */

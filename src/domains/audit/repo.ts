@@ -5,7 +5,7 @@ import type { DialectName } from '../../db/database.ts';
 import { insertRows } from '../../db/insert-rows.ts';
 import type { AuditLogTable, Database } from '../../db/schema.ts';
 import { timeOrderedId } from '../../lib/time-ordered-id.ts';
-import type { EventType } from '../webhooks/event-types.ts';
+import type { EventType } from '../webhooks/index.ts';
 
 export interface AuditEvent {
   /**

@@ -1,4 +1,4 @@
-import type { Plan } from '../plans/catalog.ts';
+import type { Plan } from '../plans/index.ts';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

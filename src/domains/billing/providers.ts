@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import { AppError, Errors } from '../../errors.ts';
-import type { Plan } from '../plans/catalog.ts';
+import type { Plan } from '../plans/index.ts';
 
 export interface CheckoutRequest {
   sessionId: string;

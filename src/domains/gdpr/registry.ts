@@ -1,4 +1,4 @@
-import { maskKey } from '../api-keys/key-format.ts';
+import { maskKey } from '../api-keys/index.ts';
 
 /**
  * Every table in the database, and what the account's right to its data means for it. Export

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DialectName } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { Errors } from '../../errors.ts';
-import type { AuditRepo } from '../audit/repo.ts';
+import type { AuditRepo } from '../audit/index.ts';
 import { TABLES, type TableRule } from './registry.ts';
 
 // Table names come from the registry, not from the typed schema: other domains add tables.

@@ -1,6 +1,6 @@
 import { lookupTable } from '../../lib/lookup-table.ts';
-import { type ActionKind, TARGET_LIMIT } from '../policies/cedar-schema.ts';
-import { splitStatements, tokenizeSql } from '../verdict/analyzers/sql-lexer.ts';
+import { type ActionKind, TARGET_LIMIT } from '../policies/index.ts';
+import { splitStatements, tokenizeSql } from '../verdict/index.ts';
 
 /**
  * The action kind each action has for the default policy, and what a policy can match on.

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/schema.ts';
 import { AppError, Errors } from '../../errors.ts';
-import type { AuditRepo } from '../audit/repo.ts';
+import type { AuditRepo } from '../audit/index.ts';
 import { eventData, type JudgmentEvents } from './events.ts';
 import type { EvaluationRow, JudgmentRepo } from './repo.ts';
 import { type EvaluationView, toView } from './views.ts';

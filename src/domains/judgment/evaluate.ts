@@ -3,12 +3,14 @@ import canonicalize from 'canonicalize';
 import { expectedStateHash } from '../../http/preconditions.ts';
 import { sha256Hex } from '../../lib/sha256.ts';
 import { timeOrderedId } from '../../lib/time-ordered-id.ts';
-import type { AuditEvent } from '../audit/repo.ts';
-import type { ActorRole, ImpactScope } from '../policies/cedar-schema.ts';
-import type { PoliciesService } from '../policies/service.ts';
-import { builtInValidator } from '../verdict/catalog.ts';
-import type { LoopStore } from '../verdict/loop-detector.ts';
-import type { LedgerStatePort, LedgerTextPort } from '../verdict/service.ts';
+import type { AuditEvent } from '../audit/index.ts';
+import type { ActorRole, ImpactScope, PoliciesService } from '../policies/index.ts';
+import {
+  builtInValidator,
+  type LedgerStatePort,
+  type LedgerTextPort,
+  type LoopStore,
+} from '../verdict/index.ts';
 import type { Escalations } from './escalations.ts';
 import type { EvaluationWriter } from './evaluation-writer.ts';
 import { judge, withLoop } from './gates.ts';

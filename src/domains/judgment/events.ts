@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { EventType } from '../webhooks/event-types.ts';
+import type { EventType } from '../webhooks/index.ts';
 import type { EvaluationRow } from './repo.ts';
 
 /** Webhook events (`action.blocked`, `action.escalated`, decisions), written in the change's transaction. */

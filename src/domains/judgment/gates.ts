@@ -1,12 +1,21 @@
 import type { ValidateFunction } from 'ajv';
-import type { ActorRole, CedarContext, ImpactScope } from '../policies/cedar-schema.ts';
-import type { CompiledPolicy, GateVerdict, PolicyRequest } from '../policies/compiler.ts';
-import type { EgressSettings } from '../verdict/analyzers/egress.ts';
-import type { PathContext } from '../verdict/analyzers/paths.ts';
-import type { CatalogueContext } from '../verdict/catalogue/index.ts';
-import type { Finding, VerdictCode } from '../verdict/codes.ts';
-import { evaluateAction } from '../verdict/engine.ts';
-import type { ExecutionSettings } from '../verdict/execution.ts';
+import type {
+  ActorRole,
+  CedarContext,
+  CompiledPolicy,
+  GateVerdict,
+  ImpactScope,
+  PolicyRequest,
+} from '../policies/index.ts';
+import {
+  type CatalogueContext,
+  type EgressSettings,
+  type ExecutionSettings,
+  evaluateAction,
+  type Finding,
+  type PathContext,
+  type VerdictCode,
+} from '../verdict/index.ts';
 import { actionFacts } from './action-kinds.ts';
 
 /** The seven gates of DESIGN "Judgment gates", in the order they are reported. */

@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/schema.ts';
-import type { AuditEvent, AuditRepo } from '../audit/repo.ts';
-import type { PoliciesService } from '../policies/service.ts';
-import type { LoopStore } from '../verdict/loop-detector.ts';
-import type { LedgerStatePort, LedgerTextPort } from '../verdict/service.ts';
+import type { AuditEvent, AuditRepo } from '../audit/index.ts';
+import type { PoliciesService } from '../policies/index.ts';
+import type { LedgerStatePort, LedgerTextPort, LoopStore } from '../verdict/index.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { createEscalations } from './escalations.ts';
 import { createEvaluate } from './evaluate.ts';

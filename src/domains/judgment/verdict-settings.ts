@@ -1,5 +1,4 @@
-import type { AccountPolicy } from '../verdict/policy.ts';
-import type { VerdictService } from '../verdict/service.ts';
+import type { AccountPolicy, VerdictService } from '../verdict/index.ts';
 
 /**
  * What the judgment engine reads of the verdict domain's per-account settings: egress, loop

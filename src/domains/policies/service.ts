@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, Errors } from '../../errors.ts';
-import type { AuditRepo } from '../audit/repo.ts';
+import type { AuditRepo } from '../audit/index.ts';
 import { type CompiledPolicy, type CompiledPolicyInfo, compilePolicyDocument } from './compiler.ts';
 import { DEFAULT_POLICY } from './default-policy.ts';
 import type { PoliciesRepo } from './repo.ts';

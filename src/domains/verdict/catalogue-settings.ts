@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/schema.ts';
 import { Errors } from '../../errors.ts';
-import type { AuditRepo } from '../audit/repo.ts';
+import type { AuditRepo } from '../audit/index.ts';
 import {
   type CatalogueRule,
   type ProtectedResources,

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../../db/schema.ts';
 import { Errors } from '../../errors.ts';
 import { readPrecondition } from '../../http/preconditions.ts';
-import type { AuditEvent, AuditRepo } from '../audit/repo.ts';
+import type { AuditEvent, AuditRepo } from '../audit/index.ts';
 import { DEFAULT_EGRESS_SETTINGS, type EgressSettings } from './analyzers/egress.ts';
 import { BUILT_IN_ACTIONS, BUILT_IN_SCHEMAS, compileActionSchema, isBuiltInAction } from './catalog.ts';
 import { EMPTY_PROTECTED_RESOURCES } from './catalogue/index.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { AuditEvent } from '../audit/repo.ts';
+import type { AuditEvent } from '../audit/index.ts';
 import type { EventType } from './event-types.ts';
 
 /** Standard Webhooks message ids: stable across retries of one event, so receivers can deduplicate. */

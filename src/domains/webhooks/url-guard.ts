@@ -1,7 +1,7 @@
 import dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { analyzeUrl } from '../verdict/analyzers/egress.ts';
+import { analyzeUrl } from '../verdict/index.ts';
 
 /** Loopback addresses and names: reachable only when the operator allows it (local receivers, tests). */
 function isLoopbackHost(host: string): boolean {

@@ -280,11 +280,13 @@ export class SecretScanner {
 
 let defaultScanner: SecretScanner | undefined;
 
+/** The shipped rule set (secret-rules.json), read anew on each call. */
+export function shippedSecretRuleSet(): SecretRuleSet {
+  return JSON.parse(readFileSync(new URL('./secret-rules.json', import.meta.url), 'utf8')) as SecretRuleSet;
+}
+
 /** The scanner over the shipped rule set, loaded on first use. */
 export function secretScanner(): SecretScanner {
-  if (!defaultScanner) {
-    const url = new URL('./secret-rules.json', import.meta.url);
-    defaultScanner = new SecretScanner(JSON.parse(readFileSync(url, 'utf8')) as SecretRuleSet);
-  }
+  if (!defaultScanner) defaultScanner = new SecretScanner(shippedSecretRuleSet());
   return defaultScanner;
 }

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { Database } from '../../../db/schema.ts';
 import { Errors } from '../../../errors.ts';
-import type { AuditRepo } from '../../audit/repo.ts';
+import type { AuditRepo } from '../../audit/index.ts';
 import { DEFAULT_PHONE_REGION, isPhoneRegion, type ScrubOptions } from './scrubber.ts';
 
 /**

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { type SecretRuleSet, SecretScanner, shannonEntropy } from '../../../ledger/pii/secret-rules.ts';
+import { SecretScanner, shannonEntropy, shippedSecretRuleSet } from '../../../ledger/index.ts';
 import { percentDecode } from '../paths.ts';
 
 /**
@@ -41,8 +40,7 @@ let scanner: SecretScanner | undefined;
 /** The ledger's rule set (secret-rules.json), without the backtracking generic rule. */
 function issuedSecretScanner(): SecretScanner {
   if (scanner === undefined) {
-    const url = new URL('../../../ledger/pii/secret-rules.json', import.meta.url);
-    const set = JSON.parse(readFileSync(url, 'utf8')) as SecretRuleSet;
+    const set = shippedSecretRuleSet();
     scanner = new SecretScanner({ ...set, rules: set.rules.filter((r) => r.id !== 'generic-api-key') });
   }
   return scanner;
