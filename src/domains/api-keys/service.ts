@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
+import type { Static } from 'typebox';
 import type { Database } from '../../db/schema.ts';
 import { AppError, Errors } from '../../errors.ts';
 import type { AuditRepo } from '../audit/index.ts';
@@ -8,6 +9,7 @@ import { emitEvent } from '../webhooks/index.ts';
 import type { KeyCache } from './key-cache.ts';
 import { generateKey, hashKey, isWellFormedKey, maskKey } from './key-format.ts';
 import { type ApiKeysRepo, createApiKeysRepo } from './repo.ts';
+import type { ListedKeySchema } from './schemas.ts';
 
 /** Who is calling: resolved from a bearer key on every authenticated request. */
 export interface Principal {
@@ -23,15 +25,7 @@ export interface CreatedKey {
   created_at: string;
 }
 
-export interface ListedKey {
-  id: string;
-  key: string;
-  name: string;
-  created_at: string;
-  revoked_at: string | null;
-  status: 'active' | 'revoked';
-  calls_this_month: number;
-}
+export type ListedKey = Static<typeof ListedKeySchema>;
 
 /** Tells other instances that a key or a whole account stopped working (Redis pub/sub when configured). */
 export interface RevocationBus {

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
+import type { Static } from 'typebox';
 import { expectedStateHash } from '../../http/preconditions.ts';
 import { sha256Hex } from '../../lib/sha256.ts';
 import { timeOrderedId } from '../../lib/time-ordered-id.ts';
 import type { AuditEvent } from '../audit/index.ts';
-import type { ActorRole, ImpactScope, PoliciesService } from '../policies/index.ts';
+import type { PoliciesService } from '../policies/index.ts';
 import {
   builtInValidator,
   type LedgerStatePort,
@@ -15,17 +16,11 @@ import type { Escalations } from './escalations.ts';
 import type { EvaluationWriter } from './evaluation-writer.ts';
 import { judge, withLoop } from './gates.ts';
 import type { EvaluationRow } from './repo.ts';
+import type { EvaluateBody } from './schemas.ts';
 import type { VerdictSettingsReader } from './verdict-settings.ts';
 import type { EvaluationStatus } from './views.ts';
 
-export interface EvaluateRequest {
-  action_type: string;
-  actor: string;
-  actor_role: ActorRole;
-  impact_scope: ImpactScope;
-  payload: Record<string, unknown>;
-  expected_state_hash?: string | undefined;
-}
+export type EvaluateRequest = Static<typeof EvaluateBody>;
 
 const TEXT_ACTIONS = new Set(['email.send', 'agent.respond']);
 

@@ -1,6 +1,7 @@
 import canonicalize from 'canonicalize';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import type { Static } from 'typebox';
 import type { Database } from '../../db/schema.ts';
 import { Errors } from '../../errors.ts';
 import { readPrecondition } from '../../http/preconditions.ts';
@@ -36,6 +37,7 @@ import {
   type VerdictRepo,
   type VerdictSettingsRow,
 } from './repo.ts';
+import type { ActionSchema, VerdictSchema } from './schemas.ts';
 
 /** The claim ledger's current state hash per account (DESIGN "State hash"). */
 export interface LedgerStatePort {
@@ -49,26 +51,14 @@ export interface LedgerTextPort {
 }
 
 /** The verdict object of spec §2; the body of every `POST /v1/evaluate` answer. */
-export interface VerdictBody {
-  is_safe: boolean;
-  latency_ms: number;
-  hash: string;
-  state_hash: string;
-  error?: { code: VerdictCode; message: string };
-}
+export type VerdictBody = Static<typeof VerdictSchema>;
 
 export interface VerdictResult {
   status: 200 | 409 | 412;
   verdict: VerdictBody;
 }
 
-export interface ActionView {
-  name: string;
-  builtin: boolean;
-  schema: Record<string, unknown>;
-  created_at?: string;
-  updated_at?: string;
-}
+export type ActionView = Static<typeof ActionSchema>;
 
 interface Caller {
   accountId: string;

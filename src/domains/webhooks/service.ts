@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { Static } from 'typebox';
 import type { DialectName } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { Errors } from '../../errors.ts';
@@ -9,21 +10,13 @@ import { findPlan, type Plan } from '../plans/index.ts';
 import { EVENT_TYPES, isEventType } from './event-types.ts';
 import { newDeliveryId, newMessageId } from './outbox.ts';
 import { createWebhooksRepo, type EndpointRow, type WebhooksRepo } from './repo.ts';
+import type { EndpointSchema } from './schemas.ts';
 import { reencryptSecrets, sealSecret } from './signing-secrets.ts';
 import { endpointUrlProblem } from './url-guard.ts';
 
 const MAX_ENDPOINTS = 20;
 
-export interface EndpointView {
-  id: string;
-  url: string;
-  description: string;
-  event_types: string[];
-  status: 'enabled' | 'disabled';
-  disabled_reason: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type EndpointView = Static<typeof EndpointSchema>;
 
 function view(row: EndpointRow): EndpointView {
   return {
