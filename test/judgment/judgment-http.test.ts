@@ -43,6 +43,31 @@ describe.each(DIALECTS)('judgment over HTTP on %s', (dialect) => {
       ...(body ? { payload: body } : {}),
     });
 
+  it('answers ALLOWED and BLOCKED only once the evaluation is stored, so an answered id is never lost', async () => {
+    const allowed = await evaluate({
+      ...escalating,
+      actor_role: 'user',
+      impact_scope: 'internal',
+      payload: { url: 'https://api.github.com/' },
+    });
+    const blocked = await evaluate({
+      ...escalating,
+      action_type: 'shell.exec',
+      actor_role: 'user',
+      impact_scope: 'internal',
+      payload: { command: 'rm -rf /' },
+    });
+    const ids = [allowed.json().evaluation_id, blocked.json().evaluation_id];
+    expect([allowed.json().decision, blocked.json().decision]).toEqual(['ALLOWED', 'BLOCKED']);
+    // Read from the table itself, not through the service (which also serves its buffer).
+    const rows = await t.container.db.kysely
+      .selectFrom('judgment_evaluations')
+      .select(['id', 'decision'])
+      .where('id', 'in', ids)
+      .execute();
+    expect(rows.map((r) => r.decision).sort()).toEqual(['ALLOWED', 'BLOCKED']);
+  });
+
   it('answers ALLOWED with all seven gates', async () => {
     const res = await evaluate({
       ...escalating,

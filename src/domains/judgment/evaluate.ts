@@ -170,7 +170,8 @@ export function createEvaluate(deps: {
     if (escalated) {
       await deps.escalations.open(row, principal.keyId, at);
     } else {
-      deps.writer.add(row);
+      // Answered only once stored: an evaluation id the caller holds is never lost.
+      await deps.writer.add(row);
       if (judgment.decision === 'BLOCKED') {
         deps.audit.record({
           accountId,

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/schema.ts';
+import { Errors } from '../../errors.ts';
 import { PeriodicFlush } from '../../lib/periodic-flush.ts';
 import { eventData, type JudgmentEvents } from './events.ts';
 import type { EvaluationRow, JudgmentRepo } from './repo.ts';
@@ -26,14 +27,19 @@ export async function writeEvaluations(
 }
 
 /**
- * Buffers ALLOWED and BLOCKED evaluations and writes them in batches, off the request path, like
- * the audit log: the answer never waits on a write. Until a batch is written its rows are served
- * from memory, so the instance that answered can always show the evaluation; other instances
- * see it after the next flush. Escalations do not come through here: they are written before
- * the answer.
+ * Writes ALLOWED and BLOCKED evaluations by group commit: `add` queues a row and resolves once
+ * the transaction holding it has committed, and the rows that arrive while one transaction is
+ * being written share the next one. The answer therefore names only evaluations that are stored
+ * (a process killed right after answering loses none), at the cost of one write per burst rather
+ * than one per request. A row whose batch fails is dropped and its request answered 503, so the
+ * caller retries rather than trusting an evaluation that may never be written. Until a batch is
+ * written its rows are served from memory. Escalations do not come through here: they are
+ * written before the answer.
  */
 export class EvaluationWriter {
   private pending = new Map<string, EvaluationRow>();
+  private readonly waiting = new Map<string, { resolve: () => void; reject: (err: unknown) => void }>();
+  private flushQueued = false;
   private readonly flusher: PeriodicFlush;
 
   constructor(
@@ -44,11 +50,20 @@ export class EvaluationWriter {
     this.flusher = new PeriodicFlush(flushMs, () => this.write());
   }
 
-  add(row: EvaluationRow): void {
+  /** Queues the row; resolves once it is written, rejects (503) if its batch could not be. */
+  add(row: EvaluationRow): Promise<void> {
     this.pending.set(row.id, row);
-    // Once, on reaching the batch size (as AuditLog.record): asking for every row while a write
-    // is under way would queue a flush per row.
-    if (this.pending.size === 1000) void this.flush();
+    const written = new Promise<void>((resolve, reject) => this.waiting.set(row.id, { resolve, reject }));
+    // One flush for every row added in the same turn of the event loop: the rows of a burst go
+    // in one transaction, queued behind the one being written, if any.
+    if (!this.flushQueued) {
+      this.flushQueued = true;
+      setImmediate(() => {
+        this.flushQueued = false;
+        void this.flush();
+      });
+    }
+    return written;
   }
 
   peek(id: string): EvaluationRow | undefined {
@@ -67,6 +82,17 @@ export class EvaluationWriter {
     return this.flusher.stop();
   }
 
+  /** Takes the batch out of the buffer and answers the requests waiting on it. */
+  private settle(batch: readonly EvaluationRow[], failure?: Error): void {
+    for (const row of batch) {
+      if (this.pending.get(row.id) === row) this.pending.delete(row.id);
+      const waiter = this.waiting.get(row.id);
+      this.waiting.delete(row.id);
+      if (failure) waiter?.reject(failure);
+      else waiter?.resolve();
+    }
+  }
+
   /** Everything pending, in transactions of at most 1,000 rows, so none holds the lock for long. */
   private async write(): Promise<void> {
     while (this.pending.size > 0) {
@@ -77,14 +103,15 @@ export class EvaluationWriter {
       }
       try {
         await this.persist(batch);
-        for (const row of batch) if (this.pending.get(row.id) === row) this.pending.delete(row.id);
       } catch (err) {
         this.log.error(
           { err, evaluations: batch.length },
-          'writing evaluations failed; kept for the next attempt',
+          'writing evaluations failed; their requests get 503',
         );
-        return;
+        this.settle(batch, Errors.unavailable('The evaluation could not be recorded; retry the request'));
+        continue;
       }
+      this.settle(batch);
     }
   }
 }
