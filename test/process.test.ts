@@ -38,7 +38,7 @@ describe('the arbiter process', () => {
     expect(listed?.calls_this_month).toBe(calls + 1);
     second.child.kill('SIGINT');
     expect(await second.exited).toBe(0);
-  });
+  }, 90_000);
 
   it('answers the requests in flight when SIGTERM comes, writes their audit entries, then exits 0', async () => {
     const drainDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-drain-'));
@@ -87,7 +87,7 @@ describe('the arbiter process', () => {
     } finally {
       fs.rmSync(drainDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 90_000);
 
   it('manages keys from the command line against the same database', async () => {
     const created = JSON.parse(
@@ -130,7 +130,7 @@ describe('the arbiter process', () => {
       ).stdout,
     );
     expect(account.account.plan).toBe('free');
-  });
+  }, 90_000);
 
   it('refuses bad configuration with one clear line', async () => {
     const failed = await run(process.execPath, [BIN, 'serve'], {

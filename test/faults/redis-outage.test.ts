@@ -83,7 +83,7 @@ describe.runIf(TEST_REDIS_URL)('Redis going away under the revocation bus', () =
       cache.set(`hash-${keyId}`, { keyId, accountId: randomUUID(), plan: 'developer' });
       expect(cache.get(`hash-${keyId}`)).toBeDefined();
       await sender.publishKey(keyId);
-      await until(() => cache.get(`hash-${keyId}`) === undefined, 2000);
+      await until(() => cache.get(`hash-${keyId}`) === undefined, 5000);
     } finally {
       consoleError.mockRestore();
     }

@@ -43,7 +43,12 @@ describe('the claim ledger across process deaths', () => {
         }
       };
       const writers = [0, 1, 2, 3].map(writer);
-      await new Promise((r) => setTimeout(r, 400 + round * 150));
+      // Killed once the round has some acknowledged claims (a different number each round), so
+      // that a slow host still kills it mid-write rather than before the first answer.
+      const before = acknowledged.length;
+      const started = Date.now();
+      while (acknowledged.length < before + 8 + round * 5 && Date.now() - started < 30_000)
+        await new Promise((r) => setTimeout(r, 10));
       server.child.kill('SIGKILL');
       stop = true;
       await Promise.all(writers);
