@@ -38,6 +38,7 @@ import { CONFLICT_CANDIDATES } from '../src/domains/ledger/service.ts';
 import { bytesToVector, dot } from '../src/domains/ledger/storage/vectors.ts';
 import { createLogger } from '../src/logger.ts';
 import { syntheticClaims, syntheticQueries } from './lib/synthetic-claims.ts';
+import { VERDICT_MIX } from './lib/verdict-mix.ts';
 
 const arg = (name: string, fallback: string): string => {
   const at = process.argv.indexOf(name);
@@ -252,18 +253,8 @@ async function run(n: number): Promise<void> {
   }
 }
 
-/** What agents send most (the verdict bench's mix): safe calls of every kind, an occasional refusal. */
-const EVALUATE_BODIES = [
-  { action: 'db.query', payload: { sql: 'SELECT id, name FROM users WHERE id = $1', params: [42] } },
-  { action: 'shell.exec', payload: { command: 'git status --short' } },
-  { action: 'shell.exec', payload: { command: 'npm test 2>&1 > "$LOG"' } },
-  { action: 'fs.read', payload: { path: 'src/index.ts' } },
-  { action: 'fs.write', payload: { path: 'notes/today.md', content: '# Notes\n' } },
-  { action: 'http.request', payload: { url: 'https://api.github.com/repos/nodejs/node', method: 'GET' } },
-  { action: 'email.send', payload: { to: 'ana@example.com', subject: 'Status', body: 'Deploy finished.' } },
-  { action: 'agent.respond', payload: { text: 'The build is green.' } },
-  { action: 'fs.read', payload: { path: '/etc/shadow' } },
-].map((b) => JSON.stringify(b));
+/** What agents send most (the verdict bench's mix). */
+const EVALUATE_BODIES = VERDICT_MIX.map((b) => JSON.stringify(b));
 const LATENCY_CONNECTIONS = 4;
 
 /** `/v1/evaluate` p99 idle and while claims are stored, on one instance, in interleaved phases. */

@@ -6,21 +6,11 @@
 import os from 'node:os';
 import Fastify from 'fastify';
 import { benchOptions, compareInterleaved, startArbiter } from './lib/harness.ts';
+import { VERDICT_MIX } from './lib/verdict-mix.ts';
 
 const { round, get } = benchOptions({ 'fresh-sql': 'false' });
 
-// What agents send most: safe calls of every kind and an occasional refusal.
-const kinds = [
-  { action: 'db.query', payload: { sql: 'SELECT id, name FROM users WHERE id = $1', params: [42] } },
-  { action: 'shell.exec', payload: { command: 'git status --short' } },
-  { action: 'shell.exec', payload: { command: 'npm test 2>&1 > "$LOG"' } },
-  { action: 'fs.read', payload: { path: 'src/index.ts' } },
-  { action: 'fs.write', payload: { path: 'notes/today.md', content: '# Notes\n' } },
-  { action: 'http.request', payload: { url: 'https://api.github.com/repos/nodejs/node', method: 'GET' } },
-  { action: 'email.send', payload: { to: 'ana@example.com', subject: 'Status', body: 'Deploy finished.' } },
-  { action: 'agent.respond', payload: { text: 'The build is green.' } },
-  { action: 'fs.read', payload: { path: '/etc/shadow' } },
-];
+const kinds = VERDICT_MIX;
 // The SQL analysis of recently seen queries is remembered. `--fresh-sql true` makes every db.query
 // one the server has not seen.
 const fresh = get('fresh-sql') === 'true';

@@ -4,6 +4,7 @@ import { chainHash, chainHashOfCanonical, GENESIS_HASH } from '../../db/chain.ts
 import type { DialectName } from '../../db/database.ts';
 import { insertRows } from '../../db/insert-rows.ts';
 import type { AuditLogTable, Database } from '../../db/schema.ts';
+import { storedIds } from '../../db/stored-ids.ts';
 import { timeOrderedId } from '../../lib/time-ordered-id.ts';
 import type { EventType } from '../webhooks/index.ts';
 
@@ -85,20 +86,6 @@ export function createAuditRepo(db: Kysely<Database>, dialect: DialectName) {
     );
   }
 
-  /** Which of `ids` the log holds already; SQLite caps a statement's parameters, hence the slices. */
-  async function storedIds(trx: Transaction<Database>, ids: readonly string[]): Promise<Set<string>> {
-    const stored = new Set<string>();
-    for (let i = 0; i < ids.length; i += 500) {
-      const rows = await trx
-        .selectFrom('audit_log')
-        .select('id')
-        .where('id', 'in', ids.slice(i, i + 500))
-        .execute();
-      for (const r of rows) stored.add(r.id);
-    }
-    return stored;
-  }
-
   /** Locks the account's chain head for the rest of the transaction (SQLite writers are already serial). */
   async function lockHead(trx: Transaction<Database>, accountId: string) {
     await trx
@@ -134,7 +121,7 @@ export function createAuditRepo(db: Kysely<Database>, dialect: DialectName) {
         // Read under the head's lock: a write of the same events still committing elsewhere
         // (a dying writer thread's) has finished by now, so its entries are seen.
         const ids = accountEvents.flatMap((e) => (e.id === undefined ? [] : [e.id]));
-        const stored = ids.length === 0 ? undefined : await storedIds(trx, ids);
+        const stored = ids.length === 0 ? undefined : await storedIds(trx, 'audit_log', ids);
         const rows: AuditLogTable[] = [];
         for (const e of accountEvents) {
           if (e.id !== undefined && stored?.has(e.id)) continue;

@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DialectName } from '../../db/database.ts';
 import { insertRows } from '../../db/insert-rows.ts';
 import type { Database, JudgmentEvaluationsTable } from '../../db/schema.ts';
+import { storedIds } from '../../db/stored-ids.ts';
 
 export type EvaluationRow = JudgmentEvaluationsTable;
 
@@ -52,18 +53,9 @@ export function createJudgmentRepo(db: Kysely<Database>, dialect: DialectName) {
       return insertRows(executor, dialect, 'judgment_evaluations', COLUMNS, rows);
     },
 
-    /** Which of `ids` are stored; SQLite caps a statement's parameters, hence the slices. */
-    async storedIds(ids: readonly string[]): Promise<Set<string>> {
-      const stored = new Set<string>();
-      for (let i = 0; i < ids.length; i += 500) {
-        const rows = await db
-          .selectFrom('judgment_evaluations')
-          .select('id')
-          .where('id', 'in', ids.slice(i, i + 500))
-          .execute();
-        for (const r of rows) stored.add(r.id);
-      }
-      return stored;
+    /** Which of `ids` are stored (a retried batch skips them). */
+    storedIds(ids: readonly string[]): Promise<Set<string>> {
+      return storedIds(db, 'judgment_evaluations', ids);
     },
 
     async find(accountId: string, id: string): Promise<EvaluationRow | undefined> {
