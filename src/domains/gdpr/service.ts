@@ -64,15 +64,6 @@ export function createGdprService(deps: {
       const out: Record<string, unknown> = {};
       for (const section of ALWAYS) out[section] = [];
       await deps.db.transaction().execute(async (trx) => {
-        // Locks the account row before anything is deleted, so that a usage batch being written
-        // meanwhile (here or on another instance) either finishes first and is deleted with the
-        // rest, or waits and finds no account to count for.
-        await trx
-          .selectFrom('accounts')
-          .select('id')
-          .where('id', '=', principal.accountId)
-          .$if(deps.dialect === 'postgres', (q) => q.forUpdate())
-          .execute();
         const t = trx as unknown as AnyDb;
         for (const rule of tables) {
           if (rule.kind === 'global' || rule.kind === 'derived' || rule.section === undefined) continue;
