@@ -34,3 +34,26 @@ export function logRedisErrors(
     log.info?.({ redis: role }, 'Redis connection restored');
   });
 }
+
+/**
+ * Connects `client`, or, when Redis cannot be reached, says so and carries on: ioredis keeps
+ * reconnecting in the background (its 'ready' event says when it is back), and until then the
+ * caller runs in the same degraded way as when Redis goes away later. An instance a supervisor
+ * starts while Redis is down serves instead of exiting. Whether it is connected now.
+ */
+export async function connectOrCarryOn(
+  client: Redis,
+  log: Pick<Logger, 'warn'>,
+  role: string,
+): Promise<boolean> {
+  try {
+    await client.connect();
+    return true;
+  } catch (err) {
+    log.warn(
+      { err, redis: role },
+      'Redis cannot be reached at start; starting without it, reconnecting in the background',
+    );
+    return false;
+  }
+}

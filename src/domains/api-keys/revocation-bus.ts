@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { logRedisErrors } from '../../lib/redis-errors.ts';
+import { connectOrCarryOn, logRedisErrors } from '../../lib/redis-errors.ts';
 import type { KeyCache } from './key-cache.ts';
 import type { RevocationBus } from './service.ts';
 
@@ -8,7 +8,8 @@ const CHANNEL = 'arbiter:revocations';
 
 /**
  * Announces revocations to every instance on the same Redis so their key caches drop the key at
- * once. Without Redis the cache lifetime (≤ 1 s) bounds the delay instead.
+ * once. Without Redis (gone away, or not there yet at start) the cache lifetime (≤ 1 s) bounds
+ * the delay instead.
  */
 export async function createRedisRevocationBus(
   url: string,
@@ -19,8 +20,21 @@ export async function createRedisRevocationBus(
   const subscriber = new Redis(url, { lazyConnect: true });
   logRedisErrors(publisher, log, 'revocations publisher');
   logRedisErrors(subscriber, log, 'revocations subscriber');
-  await Promise.all([publisher.connect(), subscriber.connect()]);
-  await subscriber.subscribe(CHANNEL);
+  // Subscribed on every (re)connection, also one that comes after a start without Redis
+  // (subscribing twice is harmless).
+  const subscribe = () =>
+    subscriber.subscribe(CHANNEL).catch((err: unknown) => {
+      log.warn(
+        { err },
+        'could not subscribe to revocations; other instances will see them within the key cache lifetime',
+      );
+    });
+  subscriber.on('ready', () => void subscribe());
+  const [, connected] = await Promise.all([
+    connectOrCarryOn(publisher, log, 'revocations publisher'),
+    connectOrCarryOn(subscriber, log, 'revocations subscriber'),
+  ]);
+  if (connected) await subscribe();
   subscriber.on('message', (_channel: string, message: string) => {
     const [kind, id] = message.split(':', 2);
     if (!id) return;

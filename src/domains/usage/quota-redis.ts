@@ -1,6 +1,6 @@
 import { Redis, type Result } from 'ioredis';
 import type { Logger } from 'pino';
-import { logRedisErrors } from '../../lib/redis-errors.ts';
+import { connectOrCarryOn, logRedisErrors } from '../../lib/redis-errors.ts';
 import type { SharedQuotaStore } from './quota-counters.ts';
 
 /**
@@ -81,7 +81,7 @@ export async function createRedisQuotaStore(
   redis.defineCommand('quotaTake', { numberOfKeys: 1, lua: TAKE });
   redis.defineCommand('quotaRaise', { numberOfKeys: 1, lua: RAISE });
   redis.defineCommand('quotaNote', { numberOfKeys: 1, lua: NOTE });
-  await redis.connect();
+  await connectOrCarryOn(redis, log, 'quota');
   const keyOf = (accountId: string, month: string) => `arbiter:quota:${accountId}:${month}`;
   return {
     async take(accountId, month, limit, floor) {

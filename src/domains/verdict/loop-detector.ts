@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { connectOrCarryOn } from '../../lib/redis-errors.ts';
 
 /**
  * Counts identical failing calls. `hit` records one more failure of `fingerprint` and returns how
@@ -66,7 +67,7 @@ export async function createRedisLoopStore(url: string, log: Pick<Logger, 'warn'
     commandTimeout: 250,
   });
   redis.on('error', () => undefined);
-  await redis.connect();
+  await connectOrCarryOn(redis, log, 'loop detection');
   const local = new MemoryLoopStore();
   let lastWarning = 0;
   return {

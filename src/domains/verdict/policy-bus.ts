@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { logRedisErrors } from '../../lib/redis-errors.ts';
+import { connectOrCarryOn, logRedisErrors } from '../../lib/redis-errors.ts';
 
 /** What a bus drives in the instance it runs in: the verdict domain's policy cache. */
 export interface PolicyCacheControl {
@@ -97,9 +97,14 @@ export async function createRedisPolicyBus(
   let cache: PolicyCacheControl | undefined;
   let connected = false;
 
-  await Promise.all([publisher.connect(), subscriber.connect()]);
-  await subscriber.subscribe(channel, acks);
-  connected = true;
+  const [, reachable] = await Promise.all([
+    connectOrCarryOn(publisher, log, 'policy publisher'),
+    connectOrCarryOn(subscriber, log, 'policy subscriber'),
+  ]);
+  if (reachable) {
+    await subscriber.subscribe(channel, acks);
+    connected = true;
+  }
   subscriber.on('message', (from: string, message: string) => {
     if (from === acks) {
       confirmations.confirm(message);
@@ -132,6 +137,8 @@ export async function createRedisPolicyBus(
   return {
     listen(control) {
       cache = control;
+      // Started without Redis: nothing is cached until the subscription is in place.
+      if (!connected) cache.suspend();
     },
     async announce(accountId) {
       const nonce = randomUUID();
