@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { principalOf } from '../../http/auth.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { expectedStateHash } from '../../http/preconditions.ts';
@@ -80,7 +80,7 @@ export function ledgerRoutes(
       );
     }
 
-    const search = (request: FastifyRequest, body: { query: string; top_k?: number }) =>
+    const search = (request: FastifyRequest, body: Static<typeof SearchBody>) =>
       ledger.search(principalOf(request).accountId, body.query, body.top_k ?? DEFAULT_TOP_K);
 
     async function store(request: FastifyRequest, route: string, input: StoreInput, body: unknown) {

@@ -5,10 +5,13 @@ const Confidence = Type.Number({ minimum: 0, maximum: 1, description: 'How sure 
 const ClaimText = Type.String({ minLength: 1, maxLength: 10_000, description: 'The statement' });
 const Source = Type.String({ minLength: 1, maxLength: 1000, description: 'Where the claim comes from' });
 const StateHash = Type.String({ pattern: '^[0-9a-f]{64}$' });
-const OnConflict = Type.Union([Type.Literal('keep'), Type.Literal('reject'), Type.Literal('supersede')], {
-  description:
-    'keep (default): store and report conflicts; reject: 409, nothing stored; supersede: older conflicting claims leave search',
-});
+export const OnConflictSchema = Type.Union(
+  [Type.Literal('keep'), Type.Literal('reject'), Type.Literal('supersede')],
+  {
+    description:
+      'keep (default): store and report conflicts; reject: 409, nothing stored; supersede: older conflicting claims leave search',
+  },
+);
 const TopK = Type.Integer({ minimum: 1, maximum: 100, default: 5 });
 const Query = Type.String({ minLength: 1, maxLength: 2000 });
 
@@ -17,7 +20,7 @@ const claimToStore = {
   claim: ClaimText,
   source: Source,
   confidence: Confidence,
-  on_conflict: Type.Optional(OnConflict),
+  on_conflict: Type.Optional(OnConflictSchema),
 };
 
 export const StoreBody = Type.Object(
@@ -45,7 +48,7 @@ export const ProposeBody = Type.Object(
     claim: ClaimText,
     confidence: Confidence,
     source: Type.Optional(Source),
-    on_conflict: Type.Optional(OnConflict),
+    on_conflict: Type.Optional(OnConflictSchema),
     expected_state_hash: Type.Optional(ExpectedStateHash),
   },
   { additionalProperties: false },
@@ -103,20 +106,18 @@ export const ProposeResponse = Type.Object({
   scrubbed: Scrubbed,
 });
 
-export const VaultSearchResponse = Type.Object({
-  results: Type.Array(
-    Type.Object({
-      id: Type.String({ format: 'uuid' }),
-      claim: Type.String(),
-      confidence: Type.Number(),
-      source: Type.String(),
-      version: Type.Integer(),
-      relevance: Type.Number({ description: 'Fused rank relevance in (0, 1]' }),
-      score: Type.Number({ description: 'relevance × confidence, the order of the results' }),
-      timestamp: Type.String({ format: 'date-time' }),
-    }),
-  ),
+export const SearchHitSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  claim: Type.String(),
+  confidence: Type.Number(),
+  source: Type.String(),
+  version: Type.Integer(),
+  relevance: Type.Number({ description: 'Fused rank relevance in (0, 1]' }),
+  score: Type.Number({ description: 'relevance × confidence, the order of the results' }),
+  timestamp: Type.String({ format: 'date-time' }),
 });
+
+export const VaultSearchResponse = Type.Object({ results: Type.Array(SearchHitSchema) });
 
 export const LedgerSearchResponse = Type.Object({
   facts: Type.Array(

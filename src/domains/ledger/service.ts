@@ -32,7 +32,14 @@ import {
   type LedgerRepo,
   type VersionRow,
 } from './repo.ts';
-import type { ClaimListQuery } from './schemas.ts';
+import type {
+  ClaimListQuery,
+  ConflictSchema,
+  OnConflictSchema,
+  SearchHitSchema,
+  StoreBody,
+  StoreResponse,
+} from './schemas.ts';
 import {
   normalisedLexical,
   type RelevanceFloor,
@@ -47,49 +54,21 @@ import { AccountPostings } from './storage/sparse-scan.ts';
 import type { NearestHit, VectorIndex } from './storage/vector-index.ts';
 import { dot } from './storage/vectors.ts';
 
-export type OnConflict = 'keep' | 'reject' | 'supersede';
+export type OnConflict = Static<typeof OnConflictSchema>;
 
-export interface ReportedConflict {
-  id: string;
-  short_id: string;
-  claim: string;
-  confidence: number;
-  similarity: number;
-  kind: string;
-  reason: string;
-}
+export type ReportedConflict = Static<typeof ConflictSchema>;
 
-export interface StoreInput {
-  claim: string;
-  source: string;
-  confidence: number;
-  on_conflict?: OnConflict;
-  expected_state_hash?: string;
-}
+/** One claim to store; `expected_state_hash` is read by `store` only (`storeMany` takes it once, in its options). */
+export type StoreInput = Static<typeof StoreBody>;
 
-export interface StoreResult {
-  id: string;
-  short_id: string;
-  version: number;
-  claim: string;
-  conflicts: ReportedConflict[];
-  superseded: string[];
-  state_hash: string;
-  scrubbed: Partial<Record<PiiType, number>>;
-  created_at: string;
-}
+/**
+ * `created_at` (when the claim was first stored) is not in the response, which drops it, but it
+ * is in the idempotent answer remembered with the claim, and so in the account's GDPR export.
+ */
+export type StoreResult = Static<typeof StoreResponse> & { created_at: string };
 
-export interface SearchHit {
-  id: string;
-  short_id: string;
-  claim: string;
-  source: string;
-  confidence: number;
-  version: number;
-  relevance: number;
-  score: number;
-  timestamp: string;
-}
+/** A vault search hit, and the short id `/ledger/semantic_search` answers with. */
+export type SearchHit = Static<typeof SearchHitSchema> & { short_id: string };
 
 type AuditEvents = Parameters<AuditRepo['appendIn']>[1][number][];
 

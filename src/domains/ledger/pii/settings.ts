@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import type { Database } from '../../../db/schema.ts';
 import { Errors } from '../../../errors.ts';
 import type { AuditRepo } from '../../audit/index.ts';
@@ -32,10 +32,7 @@ export const PiiSettingsResponse = Type.Object({
   updated_at: Type.Union([Type.String(), Type.Null()]),
 });
 
-export interface PiiSettings {
-  phone_region: string;
-  updated_at: string | null;
-}
+export type PiiSettings = Static<typeof PiiSettingsResponse>;
 
 export function createPiiSettings(db: Kysely<Database>, audit: Pick<AuditRepo, 'appendIn'>) {
   async function get(accountId: string): Promise<PiiSettings> {
