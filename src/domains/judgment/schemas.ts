@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { Uuid } from '../../http/common-schemas.ts';
 import { ExpectedStateHash } from '../../http/preconditions.ts';
-import { GATE_NAMES } from './gates.ts';
+import { GATE_NAMES, type GateName } from './gates.ts';
 
 const Role = Type.Union([Type.Literal('user'), Type.Literal('admin'), Type.Literal('assistant')]);
 const Scope = Type.Union([Type.Literal('internal'), Type.Literal('external'), Type.Literal('critical')]);
@@ -10,9 +10,14 @@ const DecisionSchema = Type.Union([
   Type.Literal('BLOCKED'),
   Type.Literal('ESCALATE'),
 ]);
-const StatusSchema = Type.Union(
-  ['allowed', 'blocked', 'pending', 'approved', 'denied', 'expired'].map((s) => Type.Literal(s)),
-);
+export const StatusSchema = Type.Union([
+  Type.Literal('allowed'),
+  Type.Literal('blocked'),
+  Type.Literal('pending'),
+  Type.Literal('approved'),
+  Type.Literal('denied'),
+  Type.Literal('expired'),
+]);
 const Timestamp = Type.String({ format: 'date-time' });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -46,7 +51,10 @@ export const GateSchema = Type.Object({
   ),
 });
 
-export const GatesSchema = Type.Object(Object.fromEntries(GATE_NAMES.map((g) => [g, GateSchema])));
+// Typed by gate name, so that `Static` has one property per gate (as `Gates` does), not an index.
+export const GatesSchema = Type.Object(
+  Object.fromEntries(GATE_NAMES.map((g) => [g, GateSchema])) as Record<GateName, typeof GateSchema>,
+);
 
 export const EvaluateResponse = Type.Object({
   decision: DecisionSchema,

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import type { Static } from 'typebox';
 import type { Database } from '../../db/schema.ts';
 import type { AuditEvent, AuditRepo } from '../audit/index.ts';
 import type { PoliciesService } from '../policies/index.ts';
@@ -10,8 +11,9 @@ import { createEvaluate } from './evaluate.ts';
 import { EvaluationWriter, writeEvaluations } from './evaluation-writer.ts';
 import { type JudgmentEvents, NO_EVENTS } from './events.ts';
 import type { EvaluationFilter, EvaluationRow, JudgmentRepo } from './repo.ts';
+import type { ListResponse } from './schemas.ts';
 import type { VerdictSettingsReader } from './verdict-settings.ts';
-import { type EvaluationView, toView } from './views.ts';
+import { toView } from './views.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -106,7 +108,7 @@ export function createJudgmentService(deps: {
         cursor?: string | undefined;
         limit?: number | undefined;
       },
-    ): Promise<{ evaluations: EvaluationView[]; next_cursor: string | null }> {
+    ): Promise<Static<typeof ListResponse>> {
       const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
       await writer.flush();
       await escalations.expireDue(accountId);

@@ -1,30 +1,11 @@
+import type { Static } from 'typebox';
 import type { Decision, Gates } from './gates.ts';
 import type { EvaluationRow } from './repo.ts';
+import type { EvaluationSchema, StatusSchema } from './schemas.ts';
 
-export type EvaluationStatus = 'allowed' | 'blocked' | 'pending' | 'approved' | 'denied' | 'expired';
+export type EvaluationStatus = Static<typeof StatusSchema>;
 
-export interface EvaluationView {
-  evaluation_id: string;
-  decision: Decision;
-  status: EvaluationStatus;
-  /** What the agent should do now: go ahead, stop, or (null) keep waiting for a human. */
-  outcome: 'ALLOWED' | 'BLOCKED' | null;
-  reason: string;
-  gates: Gates;
-  actor: string;
-  actor_role: string;
-  action_type: string;
-  action_kind: string;
-  impact_scope: string;
-  policy_version: number;
-  payload: unknown;
-  payload_sha256: string;
-  created_at: string;
-  expires_at: string | null;
-  decided_at: string | null;
-  decided_by: string | null;
-  comment: string | null;
-}
+export type EvaluationView = Static<typeof EvaluationSchema>;
 
 function outcomeOf(status: string): EvaluationView['outcome'] {
   if (status === 'allowed' || status === 'approved') return 'ALLOWED';
