@@ -39,7 +39,7 @@ export function policyPages(app: FastifyInstance, deps: ConsoleDeps): void {
         ${csrfField(ctx)}
         <label for="policy-text">Cedar policy</label>
         <textarea id="policy-text" name="text" class="code" spellcheck="false" maxlength="${POLICY_MAX_CHARS}"
-          ${options.problems?.length ? html`aria-describedby="policy-problems" aria-invalid="true"` : ''}>${options.text ?? current.text}</textarea>
+          ${options.problems?.length ? html`aria-describedby="policy-problems" aria-invalid="true"` : ''}>${options.text ?? current.policies}</textarea>
         <div class="actions"><button type="submit" class="primary">Save policy</button></div>
       </form>`;
     return sendPage(reply, page(ctx, 'Policies', body), status);

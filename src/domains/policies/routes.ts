@@ -20,14 +20,7 @@ export function policiesRoutes(policies: PoliciesService): FastifyPluginAsyncTyp
       },
       async (request) => {
         const doc = await policies.get(principalOf(request).accountId, request.query.version);
-        return {
-          version: doc.version,
-          policies: doc.text,
-          is_default: doc.is_default,
-          created_at: doc.created_at,
-          created_by: doc.created_by,
-          schema: CEDAR_SCHEMA,
-        };
+        return { ...doc, schema: CEDAR_SCHEMA };
       },
     );
 
@@ -48,7 +41,7 @@ export function policiesRoutes(policies: PoliciesService): FastifyPluginAsyncTyp
           success: true as const,
           version: saved.version,
           created_at: saved.created_at!,
-          policies: saved.policies.map((p) => ({
+          policies: saved.compiled.map((p) => ({
             id: p.id,
             effect: p.effect,
             escalate: p.escalate ?? null,

@@ -1,18 +1,15 @@
 import type { Kysely } from 'kysely';
+import type { Static } from 'typebox';
 import type { Database } from '../../db/schema.ts';
 import { AppError, Errors } from '../../errors.ts';
 import type { AuditRepo } from '../audit/index.ts';
 import { type CompiledPolicy, type CompiledPolicyInfo, compilePolicyDocument } from './compiler.ts';
 import { DEFAULT_POLICY } from './default-policy.ts';
 import type { PoliciesRepo } from './repo.ts';
+import type { PolicyDocumentSchema } from './schemas.ts';
 
-export interface PolicyDocument {
-  version: number;
-  text: string;
-  is_default: boolean;
-  created_at: string | null;
-  created_by: string | null;
-}
+/** A version of the account's policy document (`policies` is its Cedar text); the route adds the Cedar `schema`. */
+export type PolicyDocument = Omit<Static<typeof PolicyDocumentSchema>, 'schema'>;
 
 export interface CurrentPolicy {
   version: number;
@@ -91,13 +88,13 @@ export function createPoliciesService(deps: {
     async get(accountId: string, version?: number): Promise<PolicyDocument> {
       const wanted = version ?? (await deps.repo.currentVersion(accountId));
       if (wanted === 0) {
-        return { version: 0, text: DEFAULT_POLICY, is_default: true, created_at: null, created_by: null };
+        return { version: 0, policies: DEFAULT_POLICY, is_default: true, created_at: null, created_by: null };
       }
       const row = await deps.repo.find(accountId, wanted);
       if (row === undefined) throw Errors.notFound(`Policy version ${wanted}`);
       return {
         version: row.version,
-        text: row.text,
+        policies: row.text,
         is_default: false,
         created_at: row.created_at,
         created_by: row.created_by,
@@ -108,7 +105,7 @@ export function createPoliciesService(deps: {
       accountId: string,
       text: string,
       keyId: string,
-    ): Promise<PolicyDocument & { policies: CompiledPolicyInfo[] }> {
+    ): Promise<PolicyDocument & { compiled: CompiledPolicyInfo[] }> {
       const result = compilePolicyDocument(text);
       if (!result.ok) {
         const first = result.problems[0]!;
@@ -142,11 +139,11 @@ export function createPoliciesService(deps: {
       if (deps.soleServer) remember(accountId, row.version);
       return {
         version: row.version,
-        text,
+        policies: text,
         is_default: false,
         created_at: at,
         created_by: keyId,
-        policies: result.policy.policies,
+        compiled: result.policy.policies,
       };
     },
   };
