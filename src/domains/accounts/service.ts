@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { Static } from 'typebox';
 import type { Account } from '../../db/schema.ts';
 import { Errors } from '../../errors.ts';
 import type { ApiKeysService, CreatedKey } from '../api-keys/index.ts';
 import type { AccountsRepo } from './repo.ts';
+import type { CreateAccountBody } from './schemas.ts';
 
 /** The operator's own account: created on first start, on the unlimited `owner` plan. */
 export const OWNER_EMAIL = 'owner@localhost';
@@ -25,7 +27,7 @@ export function createAccountsService(deps: {
   return {
     /** A new account and its first key (the secret is shown to the caller once). */
     async create(
-      input: { email: string; name: string; plan?: string },
+      input: Static<typeof CreateAccountBody>,
       options: { secret?: string; actor?: string } = {},
     ): Promise<AccountWithKey> {
       const plan = input.plan ?? DEFAULT_PLAN;

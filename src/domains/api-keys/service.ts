@@ -9,7 +9,7 @@ import { emitEvent } from '../webhooks/index.ts';
 import type { KeyCache } from './key-cache.ts';
 import { generateKey, hashKey, isWellFormedKey, maskKey } from './key-format.ts';
 import { type ApiKeysRepo, createApiKeysRepo } from './repo.ts';
-import type { ListedKeySchema } from './schemas.ts';
+import type { CreatedKeySchema, ListedKeySchema } from './schemas.ts';
 
 /** Who is calling: resolved from a bearer key on every authenticated request. */
 export interface Principal {
@@ -18,12 +18,8 @@ export interface Principal {
   plan: string;
 }
 
-export interface CreatedKey {
-  id: string;
-  key: string;
-  name: string;
-  created_at: string;
-}
+/** The new key with its secret; the route adds `success`. */
+export type CreatedKey = Omit<Static<typeof CreatedKeySchema>, 'success'>;
 
 export type ListedKey = Static<typeof ListedKeySchema>;
 
