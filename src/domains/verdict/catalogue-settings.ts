@@ -1,6 +1,7 @@
 import canonicalize from 'canonicalize';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import type { Static } from 'typebox';
 import type { Database } from '../../db/schema.ts';
 import { Errors } from '../../errors.ts';
 import type { AuditRepo } from '../audit/index.ts';
@@ -28,30 +29,19 @@ import {
   type VerdictRepo,
   type VerdictSettingsRow,
 } from './repo.ts';
+import type { AccountRulesSchema, CatalogueSchema } from './schemas.ts';
 
 interface Caller {
   accountId: string;
   keyId: string;
 }
 
-export interface CatalogueView {
-  format_version: number;
-  built_in: {
-    count: number;
-    families: Array<{ family: string; description?: string; count: number; rules: string[] }>;
-  };
-  account: RulesView;
-}
+export type CatalogueView = Static<typeof CatalogueSchema>;
 
-export interface RulesView {
-  rules: unknown[];
-  count: number;
-  /** Grows by one on every replacement; 0 before the first. */
-  version: number;
-  /** Short digest of the rules, part of the policy version of every verdict; empty when none. */
-  digest: string;
-  updated_at?: string;
-}
+export type RulesView = Static<typeof AccountRulesSchema>;
+
+/** The rules as submitted: objects, since `putRules` stores no list with a rule that fails the rule schema. */
+type SubmittedRules = RulesView['rules'];
 
 const MAX_REMEMBERED_RULE_LISTS = 10_000;
 
@@ -86,7 +76,7 @@ export function createCatalogueSettings(deps: {
   async function readRules(accountId: string): Promise<RulesView> {
     const row = await deps.repo.findRules(accountId);
     if (!row) return rulesView({ ...NO_ACCOUNT_RULES, rules: [] });
-    return rulesView({ ...row, rules: JSON.parse(row.rules) as unknown[] });
+    return rulesView({ ...row, rules: JSON.parse(row.rules) as SubmittedRules });
   }
 
   return {
@@ -155,7 +145,12 @@ export function createCatalogueSettings(deps: {
         return saved;
       });
       await deps.changed(caller.accountId);
-      return rulesView({ rules: input, digest, version: row.version, updated_at: row.updated_at });
+      return rulesView({
+        rules: input as SubmittedRules,
+        digest,
+        version: row.version,
+        updated_at: row.updated_at,
+      });
     },
 
     async getProtected(accountId: string): Promise<ProtectedResources> {
@@ -227,7 +222,7 @@ function builtInCatalogue(): Omit<CatalogueView, 'account'> {
   return builtIn;
 }
 
-function rulesView(rules: Omit<AccountRules, 'rules'> & { rules: unknown[] }): RulesView {
+function rulesView(rules: Omit<AccountRules, 'rules'> & { rules: SubmittedRules }): RulesView {
   return {
     rules: rules.rules,
     count: rules.rules.length,
