@@ -8,7 +8,7 @@ import { createAuditRepo } from '../../src/domains/audit/repo.ts';
 import { HashEmbedder } from '../../src/domains/ledger/embeddings/hash.ts';
 import { createLedgerRepo } from '../../src/domains/ledger/repo.ts';
 import { createLedgerService, type LedgerService } from '../../src/domains/ledger/service.ts';
-import { type FullTextIndex, tsvectorIndex } from '../../src/domains/ledger/storage/full-text.ts';
+import { type FullTextIndex, TermCounts, tsvectorIndex } from '../../src/domains/ledger/storage/full-text.ts';
 import { createVectorIndex } from '../../src/domains/ledger/storage/vector-index.ts';
 import { openFreshDatabase, TEST_DATABASE_URL } from '../helpers/databases.ts';
 
@@ -79,5 +79,34 @@ describe(`tsvector full text on ${TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`,
 
   it("still leaves out a term common in the account's own claims", async () => {
     expect(await claimsFound('acct-c', 'zebra lunch')).toEqual(['The cafeteria serves lunch at noon.']);
+  });
+});
+
+describe('TermCounts', () => {
+  let clock = 0;
+  const counts = new TermCounts(30_000, () => clock);
+
+  it('remembers a large count for its lifetime, per account', () => {
+    counts.set('acct-a', 'order', 1800);
+    clock += 29_999;
+    expect(counts.get('acct-a', 'order')).toBe(1800);
+    expect(counts.get('acct-b', 'order')).toBeUndefined();
+    clock += 1;
+    expect(counts.get('acct-a', 'order')).toBeUndefined();
+  });
+
+  it('never remembers a small count: a term just stored is counted afresh', () => {
+    counts.set('acct-a', 'zebra', 0);
+    counts.set('acct-a', 'lunch', 3);
+    expect(counts.get('acct-a', 'zebra')).toBeUndefined();
+    expect(counts.get('acct-a', 'lunch')).toBeUndefined();
+  });
+
+  it('forgets the oldest counts beyond its bound', () => {
+    const bounded = new TermCounts(30_000, () => clock);
+    for (let i = 0; i <= 20_000; i++) bounded.set('acct-a', `term${i}`, 500);
+    expect(bounded.get('acct-a', 'term0')).toBeUndefined();
+    expect(bounded.get('acct-a', 'term1')).toBe(500);
+    expect(bounded.get('acct-a', 'term20000')).toBe(500);
   });
 });
