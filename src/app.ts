@@ -56,7 +56,8 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   registerValidation(app);
   registerJsonParser(app, config.bodyLimit);
   registerErrorHandling(app);
-  const metrics = registerMetrics(app);
+  const vectors = container.ledger.vectors;
+  const metrics = registerMetrics(app, { vectorCacheBytes: () => vectors.heldBytes?.() ?? 0 });
   app.addSchema(ErrorBodySchema);
 
   app.addHook('onRequest', (request, reply, done) => {

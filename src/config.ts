@@ -27,6 +27,7 @@ const EnvSchema = Type.Object({
   ARBITER_BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1_048_576 }),
   ARBITER_USAGE_FLUSH_MS: Type.Integer({ minimum: 10, default: 1000 }),
   ARBITER_KEY_CACHE_MS: Type.Integer({ minimum: 0, maximum: 1000, default: 500 }),
+  ARBITER_VECTOR_CACHE_MB: Type.Integer({ minimum: 16, default: 512 }),
   ARBITER_PLANS_FILE: Type.Optional(Type.String({ minLength: 1 })),
   ARBITER_BILLING: Type.Union([Type.Literal('local'), Type.Literal('stripe')], { default: 'local' }),
   ARBITER_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^/?#]+/?$' })),
@@ -88,6 +89,8 @@ export interface Config {
    * one instance stops working on every other instance sharing the database within a second.
    */
   readonly keyCacheMs: number;
+  /** Bytes of claim vectors the in-process k-NN scans keep, over all accounts (least recently used out). */
+  readonly vectorCacheBytes: number;
   /** The plan catalogue: the defaults with `ARBITER_PLANS_FILE` laid over them. */
   readonly plans: readonly Plan[];
   readonly billing:
@@ -208,6 +211,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimit: parsed.ARBITER_BODY_LIMIT,
     usageFlushMs: parsed.ARBITER_USAGE_FLUSH_MS,
     keyCacheMs: parsed.ARBITER_KEY_CACHE_MS,
+    vectorCacheBytes: parsed.ARBITER_VECTOR_CACHE_MB * 1024 * 1024,
     plans,
     billing:
       parsed.ARBITER_BILLING === 'stripe'

@@ -1,5 +1,5 @@
 import type { FastifyInstance, onResponseHookHandler } from 'fastify';
-import { collectDefaultMetrics, type Metric, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, type Metric, Registry } from 'prom-client';
 
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
@@ -81,9 +81,17 @@ class RouteMetrics {
 }
 
 /** A registry per app instance, so several apps in one process (tests, benchmarks) never share series. */
-export function registerMetrics(app: FastifyInstance): Registry {
+export function registerMetrics(app: FastifyInstance, sources: { vectorCacheBytes: () => number }): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'arbiter_' });
+  new Gauge({
+    name: 'arbiter_vector_cache_bytes',
+    help: 'Bytes of claim vectors the in-process k-NN scans hold (bounded by ARBITER_VECTOR_CACHE_MB)',
+    registers: [registry],
+    collect() {
+      this.set(sources.vectorCacheBytes());
+    },
+  });
   const routes = new RouteMetrics();
   registry.registerMetric(routes.counterMetric());
   registry.registerMetric(routes.histogramMetric());

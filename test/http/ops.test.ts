@@ -40,6 +40,39 @@ describe('operational endpoints', () => {
     expect(res.body).not.toContain('12345');
   });
 
+  it('says how many bytes of claim vectors the k-NN scans hold', async () => {
+    const held = async () => {
+      const body = (await t.app.inject('/metrics')).body;
+      return Number(/^arbiter_vector_cache_bytes (\d+)$/m.exec(body)?.[1]);
+    };
+    const before = await held();
+    expect(before).toBeGreaterThanOrEqual(0);
+    for (let i = 0; i < 20; i++)
+      await t.app.inject({
+        method: 'POST',
+        url: '/v2/vault/store',
+        headers: bearer(t.ownerKey),
+        payload: {
+          claim: `Warehouse ${i} holds ${i * 40} pallets of tiles.`,
+          source: 'ops',
+          confidence: 0.8,
+        },
+      });
+    await t.app.inject({
+      method: 'POST',
+      url: '/v2/vault/search',
+      headers: bearer(t.ownerKey),
+      payload: { query: 'How many pallets does warehouse 3 hold?' },
+    });
+    // The k-NN thread reports what it holds after it answers; the report crosses threads.
+    let after = before;
+    for (let polls = 0; polls < 50 && after <= before; polls++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      after = await held();
+    }
+    expect(after).toBeGreaterThan(before);
+  });
+
   it('serves an OpenAPI 3.1 document generated from the route schemas', async () => {
     const doc = (await t.app.inject('/openapi.json')).json();
     expect(doc.openapi).toBe('3.1.0');

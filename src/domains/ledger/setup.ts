@@ -82,7 +82,7 @@ function embedderConfig(config: Config['embedder']) {
  */
 export async function createLedger(deps: {
   db: Db;
-  config: Pick<Config, 'embedder' | 'database'>;
+  config: Pick<Config, 'embedder' | 'database'> & Partial<Pick<Config, 'vectorCacheBytes'>>;
   audit: Pick<AuditRepo, 'appendIn'>;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
   /** `arbiter reindex` opens the ledger knowing the index is stale. */
@@ -91,10 +91,13 @@ export async function createLedger(deps: {
   const repo = createLedgerRepo(deps.db.kysely);
   const embedder = await createEmbedder(embedderConfig(deps.config.embedder));
   // Conflict candidates and search scan the account's vectors: off the request loop (knn-thread.ts).
+  const cacheLimits =
+    deps.config.vectorCacheBytes === undefined ? {} : { maxCachedBytes: deps.config.vectorCacheBytes };
   const vectors = queriesOffThread(
-    await createVectorIndex(deps.db, embedder),
+    await createVectorIndex(deps.db, embedder, cacheLimits),
     deps.config.database,
     deps.logger,
+    cacheLimits,
   );
   const fullText = createFullTextIndex(deps.db);
   if (!deps.skipEmbedderCheck) await checkEmbedder(repo, embedder, vectors);

@@ -9,6 +9,7 @@ type ThreadedKind = 'sqlite-vec' | 'sparse-scan' | 'exact-scan';
 export interface KnnThreadData {
   database: Config['database'];
   kind: ThreadedKind;
+  maxCachedBytes: number | undefined;
 }
 
 export type KnnRequest =
@@ -26,6 +27,8 @@ export type KnnReply =
   | { type: 'ready' }
   | { type: 'hits'; id: number; hits: NearestHit[][] }
   | { type: 'failed'; id: number; message: string }
+  /** The thread's index holds this many bytes of vectors now (sent when it changes). */
+  | { type: 'held'; bytes: number }
   | { type: 'closed' };
 
 /** After the thread dies, queries run on the main thread for this long before it is started again. */
@@ -66,7 +69,7 @@ export function queriesOffThread(
   inner: VectorIndex,
   database: Config['database'],
   log: { error(obj: object, msg: string): void },
-  options: { restartAfterMs?: number } = {},
+  options: { restartAfterMs?: number; maxCachedBytes?: number } = {},
 ): VectorIndex | ThreadedVectorIndex {
   const restartAfterMs = options.restartAfterMs ?? RESTART_AFTER_MS;
   if (inner.kind === 'pgvector') return inner;
@@ -80,6 +83,8 @@ export function queriesOffThread(
     readyWaiters = [];
   };
   let restartAt = 0;
+  /** What the running thread last reported holding. */
+  let threadBytes = 0;
   let closed = false;
   let nextId = 1;
   const waiting = new Map<number, Waiting>();
@@ -96,7 +101,7 @@ export function queriesOffThread(
     // From the sources a shim registers the TypeScript loader; the build starts the compiled worker.
     const script = import.meta.url.endsWith('.ts') ? './knn-entry.js' : './knn-worker.js';
     const started = new Worker(new URL(script, import.meta.url), {
-      workerData: { database, kind } satisfies KnnThreadData,
+      workerData: { database, kind, maxCachedBytes: options.maxCachedBytes } satisfies KnnThreadData,
       // The entry registers its own loader; the parent's flags (a test runner's, say) stay out.
       execArgv: [],
     });
@@ -106,6 +111,7 @@ export function queriesOffThread(
       if (worker !== started) return;
       worker = undefined;
       ready = false;
+      threadBytes = 0;
       wakeReadyWaiters();
       restartAt = performance.now() + restartAfterMs;
       log.error(
@@ -119,6 +125,10 @@ export function queriesOffThread(
     };
     started.on('message', (reply: KnnReply) => {
       if (reply.type === 'closed') return;
+      if (reply.type === 'held') {
+        if (worker === started) threadBytes = reply.bytes;
+        return;
+      }
       if (reply.type === 'ready') {
         if (worker !== started) return;
         ready = true;
@@ -180,6 +190,7 @@ export function queriesOffThread(
     if (!thread) return;
     worker = undefined;
     ready = false;
+    threadBytes = 0;
     wakeReadyWaiters();
     const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
     thread.postMessage({ type: 'close' } satisfies KnnRequest);
@@ -215,5 +226,6 @@ export function queriesOffThread(
       return new Promise<void>((resolve) => readyWaiters.push(resolve));
     },
     thread: () => worker,
+    heldBytes: () => threadBytes + (inner.heldBytes?.() ?? 0),
   };
 }

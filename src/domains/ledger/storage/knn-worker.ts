@@ -11,15 +11,17 @@ import { exactScanIndex, type NearestHit, sqliteVecIndex, type VectorIndex } fro
 const port = parentPort;
 if (!port) throw new Error('knn-worker.ts runs only as a worker thread');
 
-const { database, kind } = workerData as KnnThreadData;
+const { database, kind, maxCachedBytes } = workerData as KnnThreadData;
+const limits = maxCachedBytes === undefined ? {} : { maxCachedBytes };
 // Two PostgreSQL connections: one account's (re)load does not hold up another account's query.
 const db = openDatabase(database, { maxConnections: 2, readOnly: true });
 const index: VectorIndex =
   kind === 'sqlite-vec'
     ? sqliteVecIndex(db)
     : kind === 'sparse-scan'
-      ? sparseScanIndex(db)
-      : exactScanIndex(db);
+      ? sparseScanIndex(db, limits)
+      : exactScanIndex(db, limits);
+let reportedBytes = 0;
 
 port.postMessage({ type: 'ready' } satisfies KnnReply);
 port.on('message', async (request: KnnRequest) => {
@@ -37,6 +39,11 @@ port.on('message', async (request: KnnRequest) => {
     if (index.nearestMany) hits = await index.nearestMany(accountId, queries, k, atLeast);
     else for (const q of queries) hits.push(await index.nearest(accountId, q, k, atLeast));
     port.postMessage({ type: 'hits', id: request.id, hits } satisfies KnnReply);
+    const held = index.heldBytes?.() ?? 0;
+    if (held !== reportedBytes) {
+      reportedBytes = held;
+      port.postMessage({ type: 'held', bytes: held } satisfies KnnReply);
+    }
   } catch (err) {
     port.postMessage({
       type: 'failed',

@@ -157,6 +157,27 @@ describe.each(DIALECTS)('sparse posting-list index and bulk store on %s', (diale
     await expectBruteForce(other, 'acct-b');
   });
 
+  it('stays exact with room for one account only, and says what it holds', async () => {
+    // Each account alone is over the budget: every switch of account evicts and reloads.
+    const tight = sparseScanIndex(db, { maxCachedBytes: 1 });
+    for (let round = 0; round < 2; round++) {
+      await expectBruteForce(tight, 'acct-a');
+      await expectBruteForce(tight, 'acct-b');
+    }
+    const one = tight.heldBytes!();
+    const roomy = sparseScanIndex(db);
+    await expectBruteForce(roomy, 'acct-a');
+    await expectBruteForce(roomy, 'acct-b');
+    expect(one).toBeGreaterThan(0);
+    expect(roomy.heldBytes!()).toBeGreaterThan(one);
+    // The thread's figure crosses over after it answers (its lists grew by replay, so their
+    // spare room differs from a fresh load's).
+    await expectBruteForce(threaded, 'acct-a');
+    await expectBruteForce(threaded, 'acct-b');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(threaded.heldBytes!()).toBeGreaterThan(one);
+  });
+
   it('answers concurrent queries exactly while writes land', async () => {
     const [q] = await embedder.embed(['Kubernetes nodes']);
     const writes = SUBJECTS.map((s, i) =>

@@ -1,4 +1,5 @@
 import type { Db } from '../../../db/database.ts';
+import { AccountCache, DEFAULT_CACHE_LIMITS } from './account-cache.ts';
 import type { NearestHit, VectorIndex } from './vector-index.ts';
 import { bytesToVector } from './vectors.ts';
 
@@ -107,6 +108,23 @@ export class AccountPostings {
     this.starts[slot + 1] = this.entries;
     this.norms[slot] = norm;
     if (norm > this.maxNorm) this.maxNorm = norm;
+  }
+
+  /**
+   * What this account holds: its typed arrays, plus an estimate for the JavaScript structures
+   * (8 bytes per slot in `rowkeys`, ~50 per entry in `slotOf`, ~100 per posting list).
+   */
+  heldBytes(): number {
+    let bytes =
+      this.starts.byteLength +
+      this.dims.byteLength +
+      this.values.byteLength +
+      this.norms.byteLength +
+      this.sums.byteLength +
+      this.rowkeys.length * 8 +
+      this.slotOf.size * 50;
+    for (const p of this.postings.values()) bytes += p.slots.byteLength + p.values.byteLength + 100;
+    return bytes;
   }
 
   kill(rowkey: number): void {
@@ -299,9 +317,14 @@ const MAX_REPLAYED_ENTRIES = 2000;
  * ledger head has moved, the entries since the cached head name the claims to re-read, so every
  * instance sees every instance's writes on its next query without re-reading the account.
  */
-export function sparseScanIndex(db: Db, options: { maxCachedAccounts?: number } = {}): VectorIndex {
-  const cache = new Map<string, AccountPostings>();
-  const maxCached = options.maxCachedAccounts ?? 64;
+export function sparseScanIndex(
+  db: Db,
+  options: { maxCachedAccounts?: number; maxCachedBytes?: number } = {},
+): VectorIndex {
+  const cache = new AccountCache<AccountPostings>((a) => a.heldBytes(), {
+    maxAccounts: options.maxCachedAccounts ?? DEFAULT_CACHE_LIMITS.maxAccounts,
+    maxBytes: options.maxCachedBytes ?? DEFAULT_CACHE_LIMITS.maxBytes,
+  });
 
   async function loadAll(accountId: string, seq: number, stateHash: string): Promise<AccountPostings> {
     const account = new AccountPostings(seq, stateHash);
@@ -365,8 +388,6 @@ export function sparseScanIndex(db: Db, options: { maxCachedAccounts?: number } 
     if (!replayed || account!.dead > account!.rowkeys.length / 2) {
       account = await loadAll(accountId, seq, stateHash);
     }
-    cache.delete(accountId);
-    if (cache.size >= maxCached) cache.delete(cache.keys().next().value!);
     cache.set(accountId, account!);
     return account!;
   }
@@ -400,6 +421,7 @@ export function sparseScanIndex(db: Db, options: { maxCachedAccounts?: number } 
     async reset() {
       cache.clear();
     },
+    heldBytes: () => cache.heldBytes,
   };
 }
 

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Db } from '../../../db/database.ts';
 import type { Database } from '../../../db/schema.ts';
+import { AccountCache, DEFAULT_CACHE_LIMITS } from './account-cache.ts';
 import { sparseScanIndex } from './sparse-scan.ts';
 import { bytesToVector, dot } from './vectors.ts';
 
@@ -34,6 +35,8 @@ export interface VectorIndex {
   ): Promise<NearestHit[][]>;
   /** Drops the adapter's copy (before a re-index with another model). */
   reset(): Promise<void>;
+  /** Bytes of vectors the adapter holds in this process (the scans in JavaScript); see `AccountCache`. */
+  heldBytes?(): number;
 }
 
 const SQLITE_VEC_TABLE = 'claim_vec';
@@ -143,9 +146,17 @@ interface AccountVectors {
  * account's vectors are cached and reloaded when its ledger head moves, which any instance's
  * write does, so every instance sees every write on its next search.
  */
-export function exactScanIndex(db: Db, options: { maxCachedAccounts?: number } = {}): VectorIndex {
-  const cache = new Map<string, AccountVectors>();
-  const maxCached = options.maxCachedAccounts ?? 64;
+export function exactScanIndex(
+  db: Db,
+  options: { maxCachedAccounts?: number; maxCachedBytes?: number } = {},
+): VectorIndex {
+  const cache = new AccountCache<AccountVectors>(
+    (a) => a.rowkeys.length * 8 + a.vectors.reduce((n, v) => n + v.byteLength + 80, 0),
+    {
+      maxAccounts: options.maxCachedAccounts ?? DEFAULT_CACHE_LIMITS.maxAccounts,
+      maxBytes: options.maxCachedBytes ?? DEFAULT_CACHE_LIMITS.maxBytes,
+    },
+  );
 
   async function load(accountId: string): Promise<AccountVectors> {
     const head = await db.kysely
@@ -167,7 +178,6 @@ export function exactScanIndex(db: Db, options: { maxCachedAccounts?: number } =
       rowkeys: rows.map((r) => Number(r.rowkey)),
       vectors: rows.map((r) => bytesToVector(r.embedding)),
     };
-    if (cache.size >= maxCached) cache.delete(cache.keys().next().value!);
     cache.set(accountId, loaded);
     return loaded;
   }
@@ -192,6 +202,7 @@ export function exactScanIndex(db: Db, options: { maxCachedAccounts?: number } =
     async reset() {
       cache.clear();
     },
+    heldBytes: () => cache.heldBytes,
   };
 }
 
@@ -199,8 +210,12 @@ export function exactScanIndex(db: Db, options: { maxCachedAccounts?: number } =
  * The best index for the database and the embedder: posting lists for sparse embeddings on either
  * database; for dense ones sqlite-vec on SQLite, pgvector where installed, else an exact scan.
  */
-export async function createVectorIndex(db: Db, embedder: { sparse?: boolean } = {}): Promise<VectorIndex> {
-  if (embedder.sparse) return sparseScanIndex(db);
+export async function createVectorIndex(
+  db: Db,
+  embedder: { sparse?: boolean } = {},
+  cache: { maxCachedBytes?: number } = {},
+): Promise<VectorIndex> {
+  if (embedder.sparse) return sparseScanIndex(db, cache);
   if (db.dialect === 'sqlite') return sqliteVecIndex(db);
   const available = await sql<{
     n: number;
@@ -213,5 +228,5 @@ export async function createVectorIndex(db: Db, embedder: { sparse?: boolean } =
       // Available but not installable by this role: fall through to the exact scan.
     }
   }
-  return exactScanIndex(db);
+  return exactScanIndex(db, cache);
 }
