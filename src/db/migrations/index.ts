@@ -11,6 +11,7 @@ import * as ledgerSettings from './202611231700_ledger_settings.ts';
 import * as evaluationsByStatus from './202611231800_evaluations_by_status.ts';
 import * as quotaCounters from './202611261030_quota_counters.ts';
 import * as claimsTsvPseudonyms from './202611261130_claims_tsv_pseudonyms.ts';
+import * as claimsTsvFastupdateOff from './202611261500_claims_tsv_fastupdate_off.ts';
 
 /**
  * Every migration, in order. A static list (rather than a folder scan) keeps migrations working
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '202611231800_evaluations_by_status': evaluationsByStatus,
   '202611261030_quota_counters': quotaCounters,
   '202611261130_claims_tsv_pseudonyms': claimsTsvPseudonyms,
+  '202611261500_claims_tsv_fastupdate_off': claimsTsvFastupdateOff,
 };
