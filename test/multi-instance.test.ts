@@ -1,40 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, type TestApp } from './helpers/app.ts';
 import { freshDatabase, TEST_DATABASE_URL, TEST_REDIS_URL, type TestDatabase } from './helpers/databases.ts';
-
-/** Polls until `instance` refuses `key`; returns the milliseconds that took. */
-async function msUntilRefused(instance: TestApp, key: string, limitMs = 3000): Promise<number> {
-  const start = performance.now();
-  while (performance.now() - start < limitMs) {
-    const res = await instance.app.inject({ method: 'GET', url: '/v1/whoami', headers: bearer(key) });
-    if (res.statusCode === 401) return performance.now() - start;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return Number.POSITIVE_INFINITY;
-}
-
-async function revokeOnAThenTimeOnB(a: TestApp, b: TestApp): Promise<number> {
-  const created = (
-    await a.app.inject({
-      method: 'POST',
-      url: '/api-keys',
-      headers: bearer(a.ownerKey),
-      payload: { name: 'shared' },
-    })
-  ).json();
-  // B has verified (and cached) the key before A revokes it.
-  expect(
-    (await b.app.inject({ method: 'GET', url: '/v1/whoami', headers: bearer(created.key) })).statusCode,
-  ).toBe(200);
-  expect(
-    (await b.app.inject({ method: 'GET', url: '/v1/whoami', headers: bearer(created.key) })).statusCode,
-  ).toBe(200);
-  expect(
-    (await a.app.inject({ method: 'DELETE', url: `/api-keys/${created.id}`, headers: bearer(a.ownerKey) }))
-      .statusCode,
-  ).toBe(200);
-  return msUntilRefused(b, created.key);
-}
+import { revokeOnAThenTimeOnB } from './helpers/revocation.ts';
 
 describe.runIf(TEST_DATABASE_URL)('two instances on one PostgreSQL', () => {
   let database: TestDatabase;
