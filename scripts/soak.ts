@@ -43,9 +43,11 @@ const short = args.short;
  * RSS may grow by less than this after the warm-up: the floor (lowest sample, what survives
  * garbage collection) of the last span against that of the first span after the warm-up. The
  * peaks swing by a third with the collector's cycle. A short run (tens of seconds, on a shared CI
- * host) only catches a gross leak; the long run holds the 10 %.
+ * host) still sees the heap and the vector cache fill up: its PostgreSQL floor rose 36 % and 49 %
+ * in 50 s in two CI runs, while 10-minute runs from that level stayed within 10 %. So it only
+ * catches a gross leak (a doubling); the long run holds the 10 %.
  */
-const RSS_GROWTH_LIMIT = short ? 0.5 : 0.1;
+const RSS_GROWTH_LIMIT = short ? 1 : 0.1;
 /** The last span's p99 may be at most this times the first span's after the warm-up, plus the slack. */
 const P99_RATIO_LIMIT = short ? 3 : 1.5;
 /** A few milliseconds either way are scheduling noise on a shared host, not a trend. */
