@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -86,6 +86,57 @@ describe('the arbiter process', () => {
       expect(actions.filter((a) => a === 'verdict.rejected')).toHaveLength(2);
     } finally {
       fs.rmSync(drainDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('stops with `npm start`: SIGTERM to npm reaches the server, which shuts down and exits', async () => {
+    const startDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-npm-start-'));
+    const npm = spawn('npm', ['start', '--silent'], {
+      cwd: path.join(import.meta.dirname, '..'),
+      env: { ...process.env, ARBITER_DATA_DIR: startDir, PORT: '0', ARBITER_EMBEDDER: 'hash' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    npm.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    npm.stderr.resume();
+    const npmExited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
+    try {
+      const started = performance.now();
+      while (!out.includes('arbiter listening') && performance.now() - started < 60_000)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(out).toContain('arbiter listening');
+      // Every process under npm (a shell between npm and node would be one more).
+      const descendants: number[] = [];
+      for (let parents = [npm.pid!]; parents.length > 0; ) {
+        const children: number[] = [];
+        for (const parent of parents) {
+          const listed = await run('pgrep', ['-P', String(parent)]).catch(() => ({ stdout: '' }));
+          children.push(...listed.stdout.split('\n').filter(Boolean).map(Number));
+        }
+        descendants.push(...children);
+        parents = children;
+      }
+      expect(descendants.length).toBeGreaterThan(0);
+      npm.kill('SIGTERM');
+      await npmExited;
+      const isAlive = (pid: number) => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      const gone = performance.now();
+      while (descendants.some(isAlive) && performance.now() - gone < 10_000)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(descendants.filter(isAlive)).toEqual([]);
+      expect(out).toContain('"signal":"SIGTERM"');
+    } finally {
+      npm.kill('SIGKILL');
+      fs.rmSync(startDir, { recursive: true, force: true });
     }
   }, 90_000);
 
