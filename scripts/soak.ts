@@ -98,6 +98,8 @@ interface Window {
   all: number[];
   /** Lowest and highest RSS per instance, kB. */
   rss: Map<string, { low: number; high: number }>;
+  /** Per instance, from its /metrics: the live V8 heap (main thread, after a full collection) and the vector cache, MB. */
+  memory: Map<string, { heap: number; vectors: number }>;
   events: string[];
 }
 
@@ -105,6 +107,25 @@ interface RssSample {
   name: string;
   t: number;
   kb: number;
+}
+
+interface MemorySample {
+  name: string;
+  t: number;
+  heapMb: number;
+  vectorsMb: number;
+}
+
+/** The main thread's live V8 heap (after its last full collection) and the claim vectors held, from /metrics. */
+async function memoryOf(url: string): Promise<{ heapMb: number; vectorsMb: number } | undefined> {
+  const res = await fetch(`${url}/metrics`).catch(() => undefined);
+  if (res?.status !== 200) return undefined;
+  const text = await res.text();
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+  const heap = value('arbiter_heap_after_full_gc_bytes');
+  const vectors = value('arbiter_vector_cache_bytes');
+  if (Number.isNaN(heap) || Number.isNaN(vectors)) return undefined;
+  return { heapMb: heap / 2 ** 20, vectorsMb: vectors / 2 ** 20 };
 }
 
 interface Criterion {
@@ -241,7 +262,7 @@ async function runPhase(
   const windowAt = (t: number): Window => {
     const i = Math.max(0, Math.floor(t / windowMs));
     for (let j = windows.length; j <= i; j++)
-      windows.push({ routes: new Map(), all: [], rss: new Map(), events: [] });
+      windows.push({ routes: new Map(), all: [], rss: new Map(), memory: new Map(), events: [] });
     return windows[i]!;
   };
   const outcomes: Outcome[] = [];
@@ -257,6 +278,19 @@ async function runPhase(
     `\n== ${name}: ${servers.length} instance(s), ${duration / 1000} s, windows of ${windowMs / 1000} s`,
   );
   const rss: RssSample[] = [];
+  const memory: MemorySample[] = [];
+  const metrics = setInterval(() => {
+    for (const s of servers) {
+      if (!s.instance.alive) continue;
+      const t = at();
+      void memoryOf(s.instance.url).then((m) => {
+        if (!m) return;
+        memory.push({ name: s.instance.name, t, ...m });
+        const w = windowAt(t);
+        w.memory.set(s.instance.name, { heap: m.heapMb, vectors: m.vectorsMb });
+      });
+    }
+  }, 5000);
   const sampler = setInterval(() => {
     const t = at();
     const w = windowAt(t);
@@ -291,13 +325,14 @@ async function runPhase(
   await sleep(Math.max(0, duration - at()));
   await load.stop();
   clearInterval(sampler);
+  clearInterval(metrics);
   mark('load stopped');
 
   // Every acknowledged write, read back from the first instance (never the one killed).
   const missing = await missingWrites(servers[0]!.instance.url, KEY, acks);
 
   printWindows(windows.slice(0, Math.ceil(duration / windowMs)), servers);
-  const criteria = judge(outcomes, rss, acks, missing, f, servers, duration);
+  const criteria = judge(outcomes, rss, memory, acks, missing, f, servers, duration);
   for (const c of criteria) console.info(`  ${c.pass ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`);
   for (const s of servers) {
     const counts = new Map<string, number>();
@@ -323,6 +358,7 @@ function printWindows(windows: readonly Window[], servers: readonly Server[]): v
     ...ROUTES.map((r) => `${r} p99`),
     'non-2xx',
     ...names.map((n) => `RSS ${n} MB`),
+    ...names.map((n) => `live heap/vectors ${n} MB`),
     'events',
   ];
   const rows = windows.map((w, i) => {
@@ -348,6 +384,10 @@ function printWindows(windows: readonly Window[], servers: readonly Server[]): v
         const r = w.rss.get(n);
         return r ? `${Math.round(r.low / 1024)}-${Math.round(r.high / 1024)}` : '-';
       }),
+      ...names.map((n) => {
+        const m = w.memory.get(n);
+        return m ? `${Math.round(m.heap)}/${Math.round(m.vectors)}` : '-';
+      }),
       w.events.join('; '),
     ];
   });
@@ -358,9 +398,29 @@ function printWindows(windows: readonly Window[], servers: readonly Server[]): v
     );
 }
 
+/**
+ * Where the RSS went, for the reader: the main thread's live heap (after its last full
+ * collection; RSS also holds the garbage a busy heap carries, a few times the live part) and the
+ * vector cache at the end of each span (it holds claims by design, up to ARBITER_VECTOR_CACHE_MB).
+ */
+function attribution(
+  memory: readonly MemorySample[],
+  name: string,
+  first: (t: number) => boolean,
+  last: (t: number) => boolean,
+): string {
+  const of = (span: (t: number) => boolean) => memory.filter((m) => m.name === name && span(m.t));
+  const [a, b] = [of(first), of(last)];
+  if (a.length === 0 || b.length === 0) return 'no /metrics samples';
+  const heap = (list: MemorySample[]) => Math.round(list.at(-1)!.heapMb);
+  const vectors = (list: MemorySample[]) => Math.round(list.at(-1)!.vectorsMb);
+  return `live V8 heap ${heap(a)} → ${heap(b)} MB, vector cache ${vectors(a)} → ${vectors(b)} MB`;
+}
+
 function judge(
   outcomes: readonly Outcome[],
   rss: readonly RssSample[],
+  memory: readonly MemorySample[],
   acks: readonly Ack[],
   missing: readonly Ack[],
   f: Faults,
@@ -441,7 +501,7 @@ function judge(
     criteria.push({
       name: `RSS floor of ${name} grows < ${RSS_GROWTH_LIMIT * 100} % after the warm-up (${spans})`,
       pass: growth < RSS_GROWTH_LIMIT,
-      detail: `${Math.round(before / 1024)} MB → ${Math.round(after / 1024)} MB (${(growth * 100).toFixed(1)} %)`,
+      detail: `${Math.round(before / 1024)} MB → ${Math.round(after / 1024)} MB (${(growth * 100).toFixed(1)} %); meanwhile ${attribution(memory, name, first, last)}`,
     });
   }
 

@@ -1,3 +1,5 @@
+import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
 import type { FastifyInstance, onResponseHookHandler } from 'fastify';
 import { collectDefaultMetrics, Gauge, type Metric, Registry } from 'prom-client';
 
@@ -80,10 +82,38 @@ class RouteMetrics {
   }
 }
 
+/**
+ * The main thread's V8 heap in use just after the last full garbage collection (read when the
+ * collection is reported, a moment later): what is live,
+ * without the garbage that RSS and `heap_size_used` also count, which swings with the load (the
+ * heap grows to a few times what is live while allocation is fast). A leak shows here first.
+ */
+let heapAfterFullGc = 0;
+let gcObserver: PerformanceObserver | undefined;
+function observeFullGc(): void {
+  if (gcObserver) return;
+  gcObserver = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
+      if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) heapAfterFullGc = getHeapStatistics().used_heap_size;
+    }
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
+}
+
 /** A registry per app instance, so several apps in one process (tests, benchmarks) never share series. */
 export function registerMetrics(app: FastifyInstance, sources: { vectorCacheBytes: () => number }): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'arbiter_' });
+  observeFullGc();
+  new Gauge({
+    name: 'arbiter_heap_after_full_gc_bytes',
+    help: 'V8 heap in use (main thread) right after the last full garbage collection; 0 before the first',
+    registers: [registry],
+    collect() {
+      this.set(heapAfterFullGc);
+    },
+  });
   new Gauge({
     name: 'arbiter_vector_cache_bytes',
     help: 'Bytes of claim vectors the in-process k-NN scans hold (bounded by ARBITER_VECTOR_CACHE_MB)',

@@ -40,6 +40,21 @@ describe('operational endpoints', () => {
     expect(res.body).not.toContain('12345');
   });
 
+  it('reports the live heap after a full garbage collection', async () => {
+    const live = async () =>
+      Number(/^arbiter_heap_after_full_gc_bytes (\d+)$/m.exec((await t.app.inject('/metrics')).body)?.[1]);
+    expect(await live()).toBeGreaterThanOrEqual(0);
+    // A full collection, forced the way V8 allows without --expose-gc: a heap snapshot.
+    const { getHeapSnapshot } = await import('node:v8');
+    getHeapSnapshot().resume();
+    let after = 0;
+    for (let polls = 0; polls < 50 && after === 0; polls++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      after = await live();
+    }
+    expect(after).toBeGreaterThan(1024 * 1024);
+  });
+
   it('says how many bytes of claim vectors the k-NN scans hold', async () => {
     const held = async () => {
       const body = (await t.app.inject('/metrics')).body;
