@@ -8,7 +8,8 @@
  * through `POST /v2/vault/store_batch` (`app.inject`, so with validation and the answer's
  * serialisation) in batches of `--batch` (at most 1,000); both throughputs are printed, the batch's
  * with its cost per claim and the event loop's longest stall. Then search
- * latency p50/p95 over `--queries` searches, and for `--exact` queries whether `vectors.nearest`
+ * latency p50/p95 over `--queries` searches (service calls), then over HTTP with one client and
+ * queries new to the query cache, beside the embedder's time for a new query alone; and for `--exact` queries whether `vectors.nearest`
  * returns exactly what a brute-force cosine over `claim_vectors` returns. Peak memory is the RSS
  * high-water mark of the whole process. Last, the cost of one more claim at size N: `--marginal`
  * further batches through `storeMany`, each timed whole and, before it, the conflict-candidate
@@ -151,6 +152,41 @@ async function run(n: number): Promise<void> {
     console.log(
       `${label}: search       p50 ${percentile(times, 50).toFixed(1)} ms  p95 ${percentile(times, 95).toFixed(1)} ms  max ${times[times.length - 1]!.toFixed(1)} ms over ${times.length} queries (top 5; ${answered} answered)`,
     );
+
+    // What an agent sees: one client, POST /v2/vault/search over a real socket, each query new to
+    // the query cache, interleaved with the same model embedding another new query alone (the
+    // part of a search no index can save; the baseline of this run).
+    {
+      const app = await buildApp(container);
+      const { key } = await container.services.apiKeys.create(account.id, 'bench search');
+      const base = await app.listen({ port: 0, host: '127.0.0.1' });
+      const fresh = syntheticQueries(2 * queryCount, 11).map((q, i) => `${q} (${i})`);
+      const overHttp: number[] = [];
+      const embedAlone: number[] = [];
+      try {
+        for (let i = 0; i < queryCount; i++) {
+          let t = performance.now();
+          const res = await fetch(`${base}/v2/vault/search`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ query: fresh[2 * i], top_k: 5 }),
+          });
+          await res.arrayBuffer();
+          if (res.status !== 200) throw new Error(`search answered ${res.status}`);
+          overHttp.push(performance.now() - t);
+          t = performance.now();
+          await embedder.embed([fresh[2 * i + 1]!]);
+          embedAlone.push(performance.now() - t);
+        }
+      } finally {
+        await app.close();
+      }
+      overHttp.sort((a, b) => a - b);
+      embedAlone.sort((a, b) => a - b);
+      console.log(
+        `${label}: search HTTP  p50 ${percentile(overHttp, 50).toFixed(1)} ms  p95 ${percentile(overHttp, 95).toFixed(1)} ms over ${overHttp.length} new queries, one client; embedding a new query alone p50 ${percentile(embedAlone, 50).toFixed(1)} ms  p95 ${percentile(embedAlone, 95).toFixed(1)} ms (same run, interleaved)`,
+      );
+    }
 
     console.log(`${label}: memory       RSS high-water mark so far ${mb(process.resourceUsage().maxRSS)}`);
 

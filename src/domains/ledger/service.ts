@@ -626,10 +626,12 @@ export function createLedgerService(deps: LedgerServiceDeps) {
     async search(accountId: string, query: string, topK: number): Promise<SearchHit[]> {
       const scrubbed = await scrubQuery(accountId, query);
       const embedder = await deps.embedder();
-      const vector = await queryVectors.embed(embedder, scrubbed);
       const floor: RelevanceFloor = relevanceFloorFor(embedder.id);
-      const [nearest, lexicalHits] = await Promise.all([
-        deps.vectors.nearest(accountId, vector, CANDIDATES_PER_SIDE),
+      // Full text needs no vector: it runs while the query is embedded (a model on its own thread).
+      const [[vector, nearest], lexicalHits] = await Promise.all([
+        queryVectors
+          .embed(embedder, scrubbed)
+          .then(async (v) => [v, await deps.vectors.nearest(accountId, v, CANDIDATES_PER_SIDE)] as const),
         deps.fullText.search(accountId, scrubbed, CANDIDATES_PER_SIDE),
       ]);
       const rowkeys = [...new Set([...nearest.map((n) => n.rowkey), ...lexicalHits.map((l) => l.rowkey)])];
