@@ -61,6 +61,23 @@ describe('linear reader for simple shell scripts', () => {
     expect(readSimpleScript(command)).toBeUndefined();
   });
 
+  it('leaves a declaration at the head of any command to the parser', () => {
+    // Found by the generated scripts (seed 1948545370): the splitter read `~/.ssh/id_rsa` as a
+    // path; `export` only declares a (bad) name.
+    for (const command of [
+      '"a b" | export ~/.ssh/id_rsa',
+      'ls; FOO=1 readonly /etc/shadow',
+      'x && local ~/.aws/credentials',
+    ]) {
+      const { fast, parsed } = bothWays(command);
+      expect(fast, command).toEqual(parsed);
+    }
+    // Still read as commands where they are arguments.
+    expect(bothWays('echo export | cat ~/.ssh/id_rsa').fast.map((f) => f.code)).toEqual([
+      'FILESYSTEM_DENIED',
+    ]);
+  });
+
   it('agrees with the parser walk on generated scripts', () => {
     const word = fc.oneof(
       fc.constantFrom(

@@ -35,7 +35,7 @@ export interface SimpleStatement {
 }
 
 /** Words that open or shape a compound command, or declare: the parser reads them differently. */
-const STRUCTURAL = new Set([
+export const STRUCTURAL = new Set([
   'if',
   'then',
   'else',

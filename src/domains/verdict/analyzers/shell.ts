@@ -30,7 +30,7 @@ import {
 import { judgeContainerRun, judgeCtrRun } from './shell/containers.ts';
 import { applyFilter, echoOutput, interpretEscapes, MAX_DECODED, printfOutput } from './shell/decode.ts';
 import { analyzeInlineCode, languageOf } from './shell/inline-code.ts';
-import { readSimpleScript, type SimpleStatement, type SimpleWord } from './shell-simple.ts';
+import { readSimpleScript, type SimpleStatement, type SimpleWord, STRUCTURAL } from './shell-simple.ts';
 
 // mvdan/sh is the parser behind shfmt. Its GopherJS build (`mvdan-sh`) is synchronous and
 // returns the full syntax tree; the WASM build (`sh-syntax`) instantiates a fresh module per
@@ -3159,8 +3159,27 @@ function analyzeScript(script: string, walk: Walk): void {
  */
 const TRIVIAL_SCRIPT = /^[^$`\\(){}<>#\n\r!]*$/;
 
+/**
+ * Whether a command of the list starts (after its assignments) with a word the parser reads as
+ * syntax or a declaration: `export ~/.ssh/id_rsa` declares a (bad) name and touches no file,
+ * where the splitter would read a path.
+ */
+function commandOpensWithKeyword(script: string): boolean {
+  for (const command of script.split(/[|&;]+/)) {
+    const words = command.trim().split(/\s+/);
+    const first = words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+    if (first !== undefined && STRUCTURAL.has(first)) return true;
+  }
+  return false;
+}
+
 function parseAndWalk(script: string, walk: Walk, fastPaths = true): void {
-  if (fastPaths && TRIVIAL_SCRIPT.test(script) && !/"[^"]*'|'[^']*"/.test(script)) {
+  if (
+    fastPaths &&
+    TRIVIAL_SCRIPT.test(script) &&
+    !/"[^"]*'|'[^']*"/.test(script) &&
+    !commandOpensWithKeyword(script)
+  ) {
     walkSplit(script, walk);
     return;
   }
