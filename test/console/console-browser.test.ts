@@ -4,7 +4,7 @@ import axe from 'axe-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, type TestApp } from '../helpers/app.ts';
-import { HAS_CHROMIUM, launchBrowser } from '../helpers/browser.ts';
+import { closePage, HAS_CHROMIUM, launchBrowser } from '../helpers/browser.ts';
 import { DIALECTS } from '../helpers/databases.ts';
 import { startReceiver } from '../helpers/receiver.ts';
 
@@ -132,7 +132,7 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
     await page.getByLabel('API key').fill('arbiter_sk_not_a_real_key_at_all_0000000000');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toMatch(/unknown or revoked/);
-    await page.close();
+    await closePage(page);
 
     const signed = await signIn(browser.context, a.approver);
     const session = (await browser.context.cookies(`${base}/console`)).find(
@@ -171,7 +171,7 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
     await expect.poll(() => statusOf(denied, a.asker)).toBe('denied');
     await page.getByRole('status').first().waitFor();
     await expect(page.locator('table').first().textContent()).resolves.toContain('live-actor-2');
-    await page.close();
+    await closePage(page);
   });
 
   it('does not let the key that asked decide, in the console either', async () => {
@@ -201,7 +201,7 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
     expect(await statusOf(id, a.asker)).toBe('pending');
     const keys = (await api('GET', '/api-keys', a.asker)).json();
     expect(JSON.stringify(keys)).not.toContain('forged-key');
-    await page.close();
+    await closePage(page);
   });
 
   it("never shows another account's data, on any page, and cannot act on it", async () => {
@@ -239,7 +239,7 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
       form: { _csrf: csrf },
     });
     expect(revoke.status()).toBe(404);
-    await page.close();
+    await closePage(page);
   });
 
   it('is usable from the keyboard: sign in and approve without a mouse', async () => {
@@ -269,15 +269,20 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
     await expect(step('read the focus', page.evaluate('document.activeElement.textContent'))).resolves.toBe(
       'Approve',
     );
-    await step('press Approve', page.keyboard.press('Enter'));
-    await expect.poll(() => statusOf(id, a.asker), { timeout: 5000 }).toBe('approved');
+    // The form posts and the page comes back with the outcome: wait for it, as the human would.
+    await step(
+      'press Approve',
+      Promise.all([page.waitForURL(`${base}/console/escalations/${id}/approve`), page.keyboard.press('Enter')]),
+    );
+    await expect(step('read the outcome', page.getByRole('status').first().textContent())).resolves.toContain(
+      `Escalation ${id} approved.`,
+    );
+    expect(await statusOf(id, a.asker)).toBe('approved');
     expect((await api('GET', `/v2/actions/evaluations/${id}`, a.asker)).json()).toMatchObject({
       status: 'approved',
       comment: 'by keyboard',
     });
-    // Closing is clean-up, not behaviour: under load Chromium may take longer than a step's 8 s
-    // to close a page that polls, so the test's own timeout governs it, as for the other tests.
-    await page.close();
+    await closePage(page);
   });
 
   it("works each page's controls: keys, webhooks, memory, policy and filters", async () => {
@@ -339,7 +344,7 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
       await page.getByLabel('Cedar policy').fill('permit(principal, action, resource)\nwhen { oops };');
       await page.getByRole('button', { name: 'Save policy' }).click();
       await expect(page.getByRole('alert').textContent()).resolves.toMatch(/Line \d+, column \d+/);
-      await page.close();
+      await closePage(page);
     } finally {
       await receiver.close();
     }
@@ -383,7 +388,7 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
       expect(res?.status(), href).toBe(200);
       await check(page, href, name);
     }
-    await page.close();
+    await closePage(page);
   });
 
   it('ran every page, htmx included, without a CSP refusal or a script error', () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 
 /** Debian's Chromium; the tests never download a browser. */
 export const CHROMIUM = process.env.ARBITER_CHROMIUM ?? '/usr/bin/chromium';
@@ -38,4 +38,20 @@ export async function launchBrowser(): Promise<{ context: BrowserContext; close(
       fs.rmSync(userDataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Closes a page, bounded. Chromium can acknowledge Target.closeTarget and drop it when the close
+ * races a navigation commit (crbug.com/536385539), and `page.close()` then waits forever; after
+ * 3 s the page is asked to close itself (CDP Page.close), which that race does not affect.
+ */
+export async function closePage(page: Page): Promise<void> {
+  const closed = page.close();
+  const settled = await Promise.race([
+    closed.then(() => true),
+    new Promise<false>((resolve) => setTimeout(() => resolve(false), 3000).unref()),
+  ]);
+  if (settled) return;
+  await page.close({ runBeforeUnload: true }).catch(() => {});
+  await closed;
 }
