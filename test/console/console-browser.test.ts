@@ -272,7 +272,10 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
     // The form posts and the page comes back with the outcome: wait for it, as the human would.
     await step(
       'press Approve',
-      Promise.all([page.waitForURL(`${base}/console/escalations/${id}/approve`), page.keyboard.press('Enter')]),
+      Promise.all([
+        page.waitForURL(`${base}/console/escalations/${id}/approve`),
+        page.keyboard.press('Enter'),
+      ]),
     );
     await expect(step('read the outcome', page.getByRole('status').first().textContent())).resolves.toContain(
       `Escalation ${id} approved.`,
