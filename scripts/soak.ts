@@ -107,6 +107,8 @@ interface RssSample {
   name: string;
   t: number;
   kb: number;
+  /** The part of it mapped from files (the binary, libraries, memory-mapped databases). */
+  fileKb: number;
 }
 
 interface MemorySample {
@@ -114,18 +116,27 @@ interface MemorySample {
   t: number;
   heapMb: number;
   vectorsMb: number;
+  committedMb: number;
+  externalMb: number;
 }
 
-/** The main thread's live V8 heap (after its last full collection) and the claim vectors held, from /metrics. */
-async function memoryOf(url: string): Promise<{ heapMb: number; vectorsMb: number } | undefined> {
+/**
+ * From /metrics: the main thread's live V8 heap (after its last full collection), the heap V8 has
+ * committed (live part and garbage), memory held outside it by buffers and native objects, and the
+ * claim vectors held.
+ */
+async function memoryOf(url: string): Promise<Omit<MemorySample, 'name' | 't'> | undefined> {
   const res = await fetch(`${url}/metrics`).catch(() => undefined);
   if (res?.status !== 200) return undefined;
   const text = await res.text();
   const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
   const heap = value('arbiter_heap_after_full_gc_bytes');
   const vectors = value('arbiter_vector_cache_bytes');
-  if (Number.isNaN(heap) || Number.isNaN(vectors)) return undefined;
-  return { heapMb: heap / 2 ** 20, vectorsMb: vectors / 2 ** 20 };
+  const committed = value('arbiter_nodejs_heap_size_total_bytes');
+  const external = value('arbiter_nodejs_external_memory_bytes');
+  if ([heap, vectors, committed, external].some(Number.isNaN)) return undefined;
+  const mb = (bytes: number) => bytes / 2 ** 20;
+  return { heapMb: mb(heap), vectorsMb: mb(vectors), committedMb: mb(committed), externalMb: mb(external) };
 }
 
 interface Criterion {
@@ -151,11 +162,13 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-function rssKb(pid: number | undefined): number | undefined {
+function rssKb(pid: number | undefined): { kb: number; fileKb: number } | undefined {
   if (pid === undefined) return undefined;
   try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : undefined;
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1]);
+    const [kb, fileKb] = [field('VmRSS'), field('RssFile')];
+    return Number.isNaN(kb) ? undefined : { kb, fileKb: Number.isNaN(fileKb) ? 0 : fileKb };
   } catch {
     return undefined;
   }
@@ -295,9 +308,10 @@ async function runPhase(
     const t = at();
     const w = windowAt(t);
     for (const s of servers) {
-      const kb = rssKb(s.started.child.exitCode === null ? s.started.child.pid : undefined);
-      if (kb === undefined) continue;
-      rss.push({ name: s.instance.name, t, kb });
+      const sample = rssKb(s.started.child.exitCode === null ? s.started.child.pid : undefined);
+      if (sample === undefined) continue;
+      const { kb } = sample;
+      rss.push({ name: s.instance.name, t, ...sample });
       const seen = w.rss.get(s.instance.name);
       w.rss.set(s.instance.name, {
         low: Math.min(seen?.low ?? kb, kb),
@@ -399,11 +413,13 @@ function printWindows(windows: readonly Window[], servers: readonly Server[]): v
 }
 
 /**
- * Where the RSS went, for the reader: the main thread's live heap (after its last full
- * collection; RSS also holds the garbage a busy heap carries, a few times the live part) and the
- * vector cache at the end of each span (it holds claims by design, up to ARBITER_VECTOR_CACHE_MB).
+ * Where the RSS went, for the reader, at the end of each span: the main thread's live heap (after
+ * its last full collection), the heap V8 has committed (RSS also holds the garbage a busy heap
+ * carries, a few times the live part), external memory (buffers), the vector cache (it holds
+ * claims by design, up to ARBITER_VECTOR_CACHE_MB) and the file-backed part of RSS (its floor).
  */
 function attribution(
+  rss: readonly RssSample[],
   memory: readonly MemorySample[],
   name: string,
   first: (t: number) => boolean,
@@ -412,9 +428,17 @@ function attribution(
   const of = (span: (t: number) => boolean) => memory.filter((m) => m.name === name && span(m.t));
   const [a, b] = [of(first), of(last)];
   if (a.length === 0 || b.length === 0) return 'no /metrics samples';
-  const heap = (list: MemorySample[]) => Math.round(list.at(-1)!.heapMb);
-  const vectors = (list: MemorySample[]) => Math.round(list.at(-1)!.vectorsMb);
-  return `live V8 heap ${heap(a)} → ${heap(b)} MB, vector cache ${vectors(a)} → ${vectors(b)} MB`;
+  const change = (label: string, of: (m: MemorySample) => number) =>
+    `${label} ${Math.round(of(a.at(-1)!))} → ${Math.round(of(b.at(-1)!))} MB`;
+  const files = (span: (t: number) => boolean) =>
+    Math.min(...rss.filter((r) => r.name === name && span(r.t)).map((r) => r.fileKb)) / 1024;
+  return [
+    change('live V8 heap', (m) => m.heapMb),
+    change('committed heap', (m) => m.committedMb),
+    change('external', (m) => m.externalMb),
+    change('vector cache', (m) => m.vectorsMb),
+    `file-backed ${Math.round(files(first))} → ${Math.round(files(last))} MB`,
+  ].join(', ');
 }
 
 function judge(
@@ -501,7 +525,7 @@ function judge(
     criteria.push({
       name: `RSS floor of ${name} grows < ${RSS_GROWTH_LIMIT * 100} % after the warm-up (${spans})`,
       pass: growth < RSS_GROWTH_LIMIT,
-      detail: `${Math.round(before / 1024)} MB → ${Math.round(after / 1024)} MB (${(growth * 100).toFixed(1)} %); meanwhile ${attribution(memory, name, first, last)}`,
+      detail: `${Math.round(before / 1024)} MB → ${Math.round(after / 1024)} MB (${(growth * 100).toFixed(1)} %); meanwhile ${attribution(rss, memory, name, first, last)}`,
     });
   }
 

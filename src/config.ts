@@ -28,6 +28,7 @@ const EnvSchema = Type.Object({
   ARBITER_USAGE_FLUSH_MS: Type.Integer({ minimum: 10, default: 1000 }),
   ARBITER_KEY_CACHE_MS: Type.Integer({ minimum: 0, maximum: 1000, default: 500 }),
   ARBITER_VECTOR_CACHE_MB: Type.Integer({ minimum: 16, default: 512 }),
+  ARBITER_HEAP_GROWTH_PERCENT: Type.Integer({ minimum: 0, maximum: 300, default: 100 }),
   ARBITER_PLANS_FILE: Type.Optional(Type.String({ minLength: 1 })),
   ARBITER_BILLING: Type.Union([Type.Literal('local'), Type.Literal('stripe')], { default: 'local' }),
   ARBITER_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^/?#]+/?$' })),
@@ -91,6 +92,8 @@ export interface Config {
   readonly keyCacheMs: number;
   /** Bytes of claim vectors the in-process k-NN scans keep, over all accounts (least recently used out). */
   readonly vectorCacheBytes: number;
+  /** How far the V8 heap may grow past its live part before a full collection, in percent (0: V8 decides). */
+  readonly heapGrowthPercent: number;
   /** The plan catalogue: the defaults with `ARBITER_PLANS_FILE` laid over them. */
   readonly plans: readonly Plan[];
   readonly billing:
@@ -130,7 +133,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const input: Record<string, unknown> = {};
   for (const name of known) {
     const raw = env[name];
-    if (raw !== undefined && raw !== '') input[name] = raw;
+    if (raw === undefined || raw === '') continue;
+    // Conversion would read "80.5" as 80: a whole number is asked for, and anything else refused.
+    const schema = EnvSchema.properties[name as keyof typeof EnvSchema.properties] as { type?: unknown };
+    if (schema.type === 'integer' && !/^[+-]?\d+$/.test(raw.trim())) {
+      throw new ConfigError(`Invalid configuration: ${name} must be a whole number (got ${JSON.stringify(raw)})`);
+    }
+    input[name] = raw;
   }
   const withDefaults = Value.Default(EnvSchema, Value.Convert(EnvSchema, input));
   const errors = [...Value.Errors(EnvSchema, withDefaults)];
@@ -212,6 +221,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     usageFlushMs: parsed.ARBITER_USAGE_FLUSH_MS,
     keyCacheMs: parsed.ARBITER_KEY_CACHE_MS,
     vectorCacheBytes: parsed.ARBITER_VECTOR_CACHE_MB * 1024 * 1024,
+    heapGrowthPercent: parsed.ARBITER_HEAP_GROWTH_PERCENT,
     plans,
     billing:
       parsed.ARBITER_BILLING === 'stripe'

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('ARBITER_HEAP_GROWTH_PERCENT', () => {
+  it('lets the heap grow to twice its live part unless told otherwise, and 0 leaves it to V8', () => {
+    expect(loadConfig({}).heapGrowthPercent).toBe(100);
+    expect(loadConfig({ ARBITER_HEAP_GROWTH_PERCENT: '0' }).heapGrowthPercent).toBe(0);
+    expect(loadConfig({ ARBITER_HEAP_GROWTH_PERCENT: '50' }).heapGrowthPercent).toBe(50);
+  });
+
+  it.each(['-1', '301', '1.5', 'lots'])('refuses %s, naming the variable', (value) => {
+    expect(() => loadConfig({ ARBITER_HEAP_GROWTH_PERCENT: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ ARBITER_HEAP_GROWTH_PERCENT: value })).toThrow(/ARBITER_HEAP_GROWTH_PERCENT/);
+  });
+});
+
+describe('whole-number settings', () => {
+  it.each([
+    ['PORT', '80.5'],
+    ['ARBITER_VECTOR_CACHE_MB', '16.5'],
+    ['ARBITER_BODY_LIMIT', '1e6'],
+    ['ARBITER_KEY_CACHE_MS', '500ms'],
+  ])('refuses %s=%s rather than rounding it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(`${name} must be a whole number (got "${value}")`);
+  });
+
+  it('reads whole numbers, signs and surrounding spaces included', () => {
+    expect(loadConfig({ PORT: ' 8081 ' }).port).toBe(8081);
+    expect(loadConfig({ ARBITER_VECTOR_CACHE_MB: '+64' }).vectorCacheBytes).toBe(64 * 2 ** 20);
+  });
+});
