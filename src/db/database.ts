@@ -130,6 +130,12 @@ export interface OpenDatabaseOptions {
   log?: Pick<Logger, 'warn'>;
   /** SQLite: a connection that can only read (a thread that answers queries beside the writer). */
   readOnly?: boolean;
+  /**
+   * SQLite: read up to this many bytes of the file through a memory map (`mmap_size`) instead of
+   * copying each page into the connection's cache. For a connection that scans: pages it touched
+   * count in the process's RSS as file-backed memory, shared with the OS page cache.
+   */
+  mmapBytes?: number;
 }
 
 /** Opens the configured database. Callers run `migrateToLatest` before serving. */
@@ -146,6 +152,7 @@ export function openDatabase(database: Config['database'], options: OpenDatabase
     }
     handle.pragma('foreign_keys = ON');
     handle.pragma('busy_timeout = 5000');
+    if (options.mmapBytes !== undefined) handle.pragma(`mmap_size = ${Math.floor(options.mmapBytes)}`);
     // k-NN over claim embeddings (vec0 virtual tables); shipped as a prebuilt extension in the package.
     sqliteVec.load(handle);
     const kysely = new Kysely<Database>({
