@@ -306,7 +306,14 @@ async function evaluateLatency(
   const agent = new http.Agent({ keepAlive: true, maxSockets: LATENCY_CONNECTIONS });
   // Stores come as requests too: on their own connection, one at a time.
   const storeAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const post = (path: string, body: string, through = agent) =>
+  // A kept-alive socket the server closed while idle can be reused in the same instant: Node's
+  // documented answer is to send again when a reused socket was reset (`req.reusedSocket`).
+  const post = (path: string, body: string, through = agent): Promise<void> =>
+    once(path, body, through).catch((err: NodeJS.ErrnoException & { reused?: boolean }) => {
+      if (err.reused && err.code === 'ECONNRESET') return once(path, body, through);
+      throw err;
+    });
+  const once = (path: string, body: string, through: http.Agent) =>
     new Promise<void>((resolve, reject) => {
       const req = http.request(
         `${base}${path}`,
@@ -317,14 +324,15 @@ async function evaluateLatency(
         },
         (res) => {
           res.resume();
+          // A verdict of conflict with the stored claims (409) or of drift (412) is an answer too.
           res.on('end', () =>
-            res.statusCode === 200 || res.statusCode === 201
+            [200, 201, 409, 412].includes(res.statusCode!)
               ? resolve()
               : reject(new Error(`${path}: ${res.statusCode}`)),
           );
         },
       );
-      req.on('error', reject);
+      req.on('error', (err) => reject(Object.assign(err, { reused: req.reusedSocket })));
       req.end(body);
     });
   /** Closed loops for `seconds`; the latency of every request. */
@@ -375,8 +383,13 @@ async function evaluateLatency(
           stored++;
         }
       })();
-      busy.push(...(await load(latencySeconds)));
-      storing = false;
+      try {
+        busy.push(...(await load(latencySeconds)));
+      } finally {
+        // A failed verdict ends the run, with its own error rather than the stores' once the app closes.
+        storing = false;
+        await stores.catch(() => undefined);
+      }
       await stores;
       stalls.busy = Math.max(stalls.busy, stallOf());
     }

@@ -118,12 +118,14 @@ interface MemorySample {
   vectorsMb: number;
   committedMb: number;
   externalMb: number;
+  /** The k-NN thread's own heap and external memory (0 without the thread). */
+  knnThreadMb: number;
 }
 
 /**
  * From /metrics: the main thread's live V8 heap (after its last full collection), the heap V8 has
- * committed (live part and garbage), memory held outside it by buffers and native objects, and the
- * claim vectors held.
+ * committed (live part and garbage), memory held outside it by buffers and native objects, the
+ * claim vectors held, and the k-NN thread's own heap and external memory (which hold most of them).
  */
 async function memoryOf(url: string): Promise<Omit<MemorySample, 'name' | 't'> | undefined> {
   const res = await fetch(`${url}/metrics`).catch(() => undefined);
@@ -134,9 +136,16 @@ async function memoryOf(url: string): Promise<Omit<MemorySample, 'name' | 't'> |
   const vectors = value('arbiter_vector_cache_bytes');
   const committed = value('arbiter_nodejs_heap_size_total_bytes');
   const external = value('arbiter_nodejs_external_memory_bytes');
-  if ([heap, vectors, committed, external].some(Number.isNaN)) return undefined;
+  const knnThread = value('arbiter_knn_thread_memory_bytes');
+  if ([heap, vectors, committed, external, knnThread].some(Number.isNaN)) return undefined;
   const mb = (bytes: number) => bytes / 2 ** 20;
-  return { heapMb: mb(heap), vectorsMb: mb(vectors), committedMb: mb(committed), externalMb: mb(external) };
+  return {
+    heapMb: mb(heap),
+    vectorsMb: mb(vectors),
+    committedMb: mb(committed),
+    externalMb: mb(external),
+    knnThreadMb: mb(knnThread),
+  };
 }
 
 interface Criterion {
@@ -416,7 +425,8 @@ function printWindows(windows: readonly Window[], servers: readonly Server[]): v
  * Where the RSS went, for the reader, at the end of each span: the main thread's live heap (after
  * its last full collection), the heap V8 has committed (RSS also holds the garbage a busy heap
  * carries, a few times the live part), external memory (buffers), the vector cache (it holds
- * claims by design, up to ARBITER_VECTOR_CACHE_MB) and the file-backed part of RSS (its floor).
+ * claims by design, up to ARBITER_VECTOR_CACHE_MB), the k-NN thread's heap and external memory
+ * (where the cache lives) and the file-backed part of RSS (its floor).
  */
 function attribution(
   rss: readonly RssSample[],
@@ -437,6 +447,7 @@ function attribution(
     change('committed heap', (m) => m.committedMb),
     change('external', (m) => m.externalMb),
     change('vector cache', (m) => m.vectorsMb),
+    change('k-NN thread heap and external', (m) => m.knnThreadMb),
     `file-backed ${Math.round(files(first))} → ${Math.round(files(last))} MB`,
   ].join(', ');
 }

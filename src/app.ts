@@ -57,7 +57,10 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   registerJsonParser(app, config.bodyLimit);
   registerErrorHandling(app);
   const vectors = container.ledger.vectors;
-  const metrics = registerMetrics(app, { vectorCacheBytes: () => vectors.heldBytes?.() ?? 0 });
+  const metrics = registerMetrics(app, {
+    vectorCacheBytes: () => vectors.heldBytes?.() ?? 0,
+    knnThreadMemoryBytes: () => vectors.threadMemoryBytes?.() ?? 0,
+  });
   app.addSchema(ErrorBodySchema);
 
   app.addHook('onRequest', (request, reply, done) => {

@@ -137,7 +137,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Conversion would read "80.5" as 80: a whole number is asked for, and anything else refused.
     const schema = EnvSchema.properties[name as keyof typeof EnvSchema.properties] as { type?: unknown };
     if (schema.type === 'integer' && !/^[+-]?\d+$/.test(raw.trim())) {
-      throw new ConfigError(`Invalid configuration: ${name} must be a whole number (got ${JSON.stringify(raw)})`);
+      throw new ConfigError(
+        `Invalid configuration: ${name} must be a whole number (got ${JSON.stringify(raw)})`,
+      );
     }
     input[name] = raw;
   }

@@ -102,7 +102,10 @@ function observeFullGc(): void {
 }
 
 /** A registry per app instance, so several apps in one process (tests, benchmarks) never share series. */
-export function registerMetrics(app: FastifyInstance, sources: { vectorCacheBytes: () => number }): Registry {
+export function registerMetrics(
+  app: FastifyInstance,
+  sources: { vectorCacheBytes: () => number; knnThreadMemoryBytes: () => number },
+): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'arbiter_' });
   observeFullGc();
@@ -120,6 +123,14 @@ export function registerMetrics(app: FastifyInstance, sources: { vectorCacheByte
     registers: [registry],
     collect() {
       this.set(sources.vectorCacheBytes());
+    },
+  });
+  new Gauge({
+    name: 'arbiter_knn_thread_memory_bytes',
+    help: "The k-NN thread's V8 heap (committed) and external memory, as it last reported them; 0 without the thread",
+    registers: [registry],
+    collect() {
+      this.set(sources.knnThreadMemoryBytes());
     },
   });
   const routes = new RouteMetrics();

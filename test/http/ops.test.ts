@@ -55,7 +55,7 @@ describe('operational endpoints', () => {
     expect(after).toBeGreaterThan(1024 * 1024);
   });
 
-  it('says how many bytes of claim vectors the k-NN scans hold', async () => {
+  it('says how many bytes of claim vectors the k-NN scans hold, and what the k-NN thread uses', async () => {
     const held = async () => {
       const body = (await t.app.inject('/metrics')).body;
       return Number(/^arbiter_vector_cache_bytes (\d+)$/m.exec(body)?.[1]);
@@ -86,6 +86,24 @@ describe('operational endpoints', () => {
       after = await held();
     }
     expect(after).toBeGreaterThan(before);
+    // The thread's own heap comes with its report once it answered (until it is ready, the
+    // main thread answers): a few MB at least, far below a GB.
+    const thread = async () =>
+      Number(/^arbiter_knn_thread_memory_bytes (\d+)$/m.exec((await t.app.inject('/metrics')).body)?.[1]);
+    await t.container.ledger.warmUp();
+    await t.app.inject({
+      method: 'POST',
+      url: '/v2/vault/search',
+      headers: bearer(t.ownerKey),
+      payload: { query: 'Which warehouse holds the most pallets?' },
+    });
+    let used = 0;
+    for (let polls = 0; polls < 50 && used === 0; polls++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      used = await thread();
+    }
+    expect(used).toBeGreaterThan(2 ** 20);
+    expect(used).toBeLessThan(2 ** 30);
   });
 
   it('serves an OpenAPI 3.1 document generated from the route schemas', async () => {

@@ -27,8 +27,11 @@ export type KnnReply =
   | { type: 'ready' }
   | { type: 'hits'; id: number; hits: NearestHit[][] }
   | { type: 'failed'; id: number; message: string }
-  /** The thread's index holds this many bytes of vectors now (sent when it changes). */
-  | { type: 'held'; bytes: number }
+  /**
+   * The thread's index holds this many bytes of vectors now, and the thread's V8 heap (committed)
+   * and external memory come to `memoryBytes` (sent when either changes).
+   */
+  | { type: 'held'; bytes: number; memoryBytes: number }
   | { type: 'closed' };
 
 /** After the thread dies, queries run on the main thread for this long before it is started again. */
@@ -83,8 +86,9 @@ export function queriesOffThread(
     readyWaiters = [];
   };
   let restartAt = 0;
-  /** What the running thread last reported holding. */
+  /** What the running thread last reported holding, and its own heap and external memory. */
   let threadBytes = 0;
+  let threadMemoryBytes = 0;
   let closed = false;
   let nextId = 1;
   const waiting = new Map<number, Waiting>();
@@ -112,6 +116,7 @@ export function queriesOffThread(
       worker = undefined;
       ready = false;
       threadBytes = 0;
+      threadMemoryBytes = 0;
       wakeReadyWaiters();
       restartAt = performance.now() + restartAfterMs;
       log.error(
@@ -126,7 +131,10 @@ export function queriesOffThread(
     started.on('message', (reply: KnnReply) => {
       if (reply.type === 'closed') return;
       if (reply.type === 'held') {
-        if (worker === started) threadBytes = reply.bytes;
+        if (worker === started) {
+          threadBytes = reply.bytes;
+          threadMemoryBytes = reply.memoryBytes;
+        }
         return;
       }
       if (reply.type === 'ready') {
@@ -191,6 +199,7 @@ export function queriesOffThread(
     worker = undefined;
     ready = false;
     threadBytes = 0;
+    threadMemoryBytes = 0;
     wakeReadyWaiters();
     const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
     thread.postMessage({ type: 'close' } satisfies KnnRequest);
@@ -227,5 +236,6 @@ export function queriesOffThread(
     },
     thread: () => worker,
     heldBytes: () => threadBytes + (inner.heldBytes?.() ?? 0),
+    threadMemoryBytes: () => threadMemoryBytes,
   };
 }

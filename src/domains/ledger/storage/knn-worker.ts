@@ -2,6 +2,7 @@
  * The body of the k-NN thread: its own read-only connection to the database and its own copy of
  * the index's query side, answering `nearest` for the main thread (see `knn-thread.ts`).
  */
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../../../db/database.ts';
 import type { KnnReply, KnnRequest, KnnThreadData } from './knn-thread.ts';
@@ -34,6 +35,9 @@ const index: VectorIndex =
       ? sparseScanIndex(db, limits)
       : exactScanIndex(db, limits);
 let reportedBytes = 0;
+let reportedMemory = 0;
+/** The thread's own memory is reported again once it moved by this much. */
+const MEMORY_REPORT_STEP = 2 ** 20;
 
 port.postMessage({ type: 'ready' } satisfies KnnReply);
 port.on('message', async (request: KnnRequest) => {
@@ -52,9 +56,12 @@ port.on('message', async (request: KnnRequest) => {
     else for (const q of queries) hits.push(await index.nearest(accountId, q, k, atLeast));
     port.postMessage({ type: 'hits', id: request.id, hits } satisfies KnnReply);
     const held = index.heldBytes?.() ?? 0;
-    if (held !== reportedBytes) {
+    const heap = getHeapStatistics();
+    const memory = heap.total_heap_size + heap.external_memory;
+    if (held !== reportedBytes || Math.abs(memory - reportedMemory) >= MEMORY_REPORT_STEP) {
       reportedBytes = held;
-      port.postMessage({ type: 'held', bytes: held } satisfies KnnReply);
+      reportedMemory = memory;
+      port.postMessage({ type: 'held', bytes: held, memoryBytes: memory } satisfies KnnReply);
     }
   } catch (err) {
     port.postMessage({

@@ -37,6 +37,8 @@ export interface VectorIndex {
   reset(): Promise<void>;
   /** Bytes of vectors the adapter holds in this process (the scans in JavaScript); see `AccountCache`. */
   heldBytes?(): number;
+  /** A thread that answers the queries: its V8 heap (committed) and external memory, as it last reported them. */
+  threadMemoryBytes?(): number;
 }
 
 const SQLITE_VEC_TABLE = 'claim_vec';
