@@ -36,7 +36,10 @@ const index: VectorIndex =
       : exactScanIndex(db, limits);
 let reportedBytes = 0;
 let reportedMemory = 0;
-/** The thread's own memory is reported again once it moved by this much. */
+let memory = 0;
+let memoryReadAt = Number.NEGATIVE_INFINITY;
+/** The thread's own memory is read at most this often, and reported again once it moved by a step. */
+const MEMORY_READ_INTERVAL_MS = 1000;
 const MEMORY_REPORT_STEP = 2 ** 20;
 
 port.postMessage({ type: 'ready' } satisfies KnnReply);
@@ -56,8 +59,13 @@ port.on('message', async (request: KnnRequest) => {
     else for (const q of queries) hits.push(await index.nearest(accountId, q, k, atLeast));
     port.postMessage({ type: 'hits', id: request.id, hits } satisfies KnnReply);
     const held = index.heldBytes?.() ?? 0;
-    const heap = getHeapStatistics();
-    const memory = heap.total_heap_size + heap.external_memory;
+    // The heap is read at most once a second, off the path of each query's answer.
+    const now = performance.now();
+    if (now - memoryReadAt >= MEMORY_READ_INTERVAL_MS) {
+      memoryReadAt = now;
+      const heap = getHeapStatistics();
+      memory = heap.total_heap_size + heap.external_memory;
+    }
     if (held !== reportedBytes || Math.abs(memory - reportedMemory) >= MEMORY_REPORT_STEP) {
       reportedBytes = held;
       reportedMemory = memory;
