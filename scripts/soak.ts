@@ -171,7 +171,7 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-function rssKb(pid: number | undefined): { kb: number; fileKb: number } | undefined {
+function rssOf(pid: number | undefined): { kb: number; fileKb: number } | undefined {
   if (pid === undefined) return undefined;
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -317,7 +317,7 @@ async function runPhase(
     const t = at();
     const w = windowAt(t);
     for (const s of servers) {
-      const sample = rssKb(s.started.child.exitCode === null ? s.started.child.pid : undefined);
+      const sample = rssOf(s.started.child.exitCode === null ? s.started.child.pid : undefined);
       if (sample === undefined) continue;
       const { kb } = sample;
       rss.push({ name: s.instance.name, t, ...sample });
