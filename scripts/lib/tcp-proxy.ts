@@ -3,7 +3,7 @@ import net from 'node:net';
 /**
  * A TCP proxy between the service and a real server, for fault tests: `cut()` stops accepting
  * and destroys every open connection at once, as a server that dies or a network that drops
- * everything would; `restore()` accepts again on the same port.
+ * everything would; `restore()` accepts again on the same port (if it does not already).
  */
 export interface TcpProxy {
   readonly port: number;
@@ -58,7 +58,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       await closed;
     },
     async restore() {
-      await listen(port);
+      if (!server.listening) await listen(port);
     },
     async close() {
       const closed = stopListening();

@@ -49,6 +49,17 @@ interface Reconciled {
   first: Promise<number> | undefined;
 }
 
+/**
+ * The usage tables could not be read while raising a counter: the database failed, not the shared
+ * store. The call fails with it (503 when the database is away), and the store is not given up
+ * for this instance's own counter, which would need the same tables.
+ */
+class UsageReadError extends Error {
+  constructor(cause: unknown) {
+    super("could not read the month's calls from the usage tables", { cause });
+  }
+}
+
 /** How long the fallback counts on its own after the shared store failed before it is tried again. */
 const RETRY_MS = 1000;
 
@@ -110,7 +121,7 @@ export class SharedQuotaCounter implements QuotaCounter {
         return used;
       },
       (err: unknown) => {
-        if (this.deps.fallback === undefined) throw err;
+        if (this.deps.fallback === undefined || err instanceof UsageReadError) throw err;
         return this.degraded(err).take(accountId, month, limit);
       },
     );
@@ -199,6 +210,9 @@ export class SharedQuotaCounter implements QuotaCounter {
             (await this.deps.repo.monthlyCallsForAccount(accountId, month)) +
             this.deps.meter.pendingForAccount(accountId, month),
         )
+        .catch((err: unknown) => {
+          throw new UsageReadError(err);
+        })
         .finally(() => this.floors.delete(key));
       this.floors.set(key, floor);
     }
