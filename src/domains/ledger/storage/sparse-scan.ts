@@ -150,7 +150,8 @@ export class AccountPostings {
 
   /** Every posting list of the query, summed per claim. */
   scanAll(query: Float32Array, k: number, atLeast = Number.NEGATIVE_INFINITY): NearestHit[] {
-    const scores = new Float64Array(this.rowkeys.length);
+    const n = this.rowkeys.length;
+    const scores = this.scratch(n).fill(0, 0, n);
     // Ascending dimensions, like `dot()`: the same additions in the same order.
     for (let d = 0; d < query.length; d++) {
       const q = query[d]!;
@@ -161,6 +162,16 @@ export class AccountPostings {
       for (let i = 0; i < length; i++) scores[slots[i]!]! += q * values[i]!;
     }
     return topK(this.rowkeys, scores, k, atLeast);
+  }
+
+  /**
+   * The per-query scratch, at least `length` long: grown, never shrunk, and reused by every query
+   * (one runs at a time). A fresh array per query was 8 bytes per claim of garbage each time, and
+   * past glibc's mmap threshold each one a native allocation and free.
+   */
+  private scratch(length: number): Float64Array {
+    if (this.sums.length < length) this.sums = new Float64Array(Math.max(length, this.sums.length * 2));
+    return this.sums;
   }
 
   /** Scores one claim exactly into `best`; returns the bar (the k-th best once there are k, at least `atLeast`). */
@@ -213,10 +224,9 @@ export class AccountPostings {
     dims.sort((a, b) => cost(a) - cost(b));
 
     const n = this.rowkeys.length;
-    if (this.sums.length < 2 * n) this.sums = new Float64Array(Math.max(2 * n, this.sums.length * 2));
     // Per slot, side by side (one cache line per posting read): the partial score over the lists
     // read, and what is left of the claim's squared norm outside them.
-    const sums = this.sums;
+    const sums = this.scratch(2 * n);
     const norms = this.norms;
     for (let slot = 0; slot < n; slot++) {
       sums[2 * slot] = 0;
