@@ -93,67 +93,70 @@ describe.runIf(TEST_DATABASE_URL && TEST_REDIS_URL)('Redis going away under the 
  * raised to the usage tables (here: Redis lost it), that read fails on the database. The call
  * answers 503, and Redis is not reported unreachable nor traded for this instance's own counter.
  */
-describe.runIf(TEST_DATABASE_URL && TEST_REDIS_URL)('PostgreSQL going away under the Redis quota counters', () => {
-  let database: TestDatabase;
-  let proxy: TcpProxy;
-  let direct: Redis;
-  let app: TestApp;
-  beforeAll(async () => {
-    database = await freshDatabase('postgres');
-    if (database.database.kind !== 'postgres') throw new Error('a PostgreSQL database was expected');
-    const target = new URL(database.database.url);
-    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    const proxied = new URL(target);
-    proxied.port = String(proxy.port);
-    app = await createTestApp('postgres', {
-      database,
-      env: {
-        ARBITER_PLANS_FILE: plansFileWithAllowance(ALLOWANCE),
-        REDIS_URL: TEST_REDIS_URL!,
-        DATABASE_URL: proxied.toString(),
-        // Long enough that the key is still known when the database is gone.
-        ARBITER_KEY_CACHE_MS: '1000',
-      },
+describe.runIf(TEST_DATABASE_URL && TEST_REDIS_URL)(
+  'PostgreSQL going away under the Redis quota counters',
+  () => {
+    let database: TestDatabase;
+    let proxy: TcpProxy;
+    let direct: Redis;
+    let app: TestApp;
+    beforeAll(async () => {
+      database = await freshDatabase('postgres');
+      if (database.database.kind !== 'postgres') throw new Error('a PostgreSQL database was expected');
+      const target = new URL(database.database.url);
+      proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+      const proxied = new URL(target);
+      proxied.port = String(proxy.port);
+      app = await createTestApp('postgres', {
+        database,
+        env: {
+          ARBITER_PLANS_FILE: plansFileWithAllowance(ALLOWANCE),
+          REDIS_URL: TEST_REDIS_URL!,
+          DATABASE_URL: proxied.toString(),
+          // Long enough that the key is still known when the database is gone.
+          ARBITER_KEY_CACHE_MS: '1000',
+        },
+      });
+      direct = new Redis(TEST_REDIS_URL!);
     });
-    direct = new Redis(TEST_REDIS_URL!);
-  });
-  afterAll(async () => {
-    await proxy?.restore();
-    await app?.close();
-    direct?.disconnect();
-    await proxy?.close();
-    await database?.drop();
-  });
-
-  it('answers 503 and keeps the shared counter', async () => {
-    const created = await app.container.services.accounts.create({
-      email: `quota-db-outage-${Date.now()}@example.com`,
-      name: 'Quota database outage',
-      plan: 'free',
+    afterAll(async () => {
+      await proxy?.restore();
+      await app?.close();
+      direct?.disconnect();
+      await proxy?.close();
+      await database?.drop();
     });
-    const { key } = created.key;
-    const counterKey = `arbiter:quota:${created.account.id}:${new Date().toISOString().slice(0, 7)}`;
-    const whoami = () => app.app.inject({ method: 'GET', url: '/v1/whoami', headers: bearer(key) });
 
-    expect((await whoami()).statusCode).toBe(200);
-    expect(await direct.get(counterKey)).toBe('1');
-    // The key is in the cache now; the database goes, and Redis loses the counter.
-    await proxy.cut();
-    await direct.del(counterKey);
-    const during = await whoami();
-    expect(during.statusCode).toBe(503);
-    expect(during.headers['retry-after']).toBeDefined();
-    expect(app.logs()).not.toContain('quota counters in Redis cannot be reached');
+    it('answers 503 and keeps the shared counter', async () => {
+      const created = await app.container.services.accounts.create({
+        email: `quota-db-outage-${Date.now()}@example.com`,
+        name: 'Quota database outage',
+        plan: 'free',
+      });
+      const { key } = created.key;
+      const counterKey = `arbiter:quota:${created.account.id}:${new Date().toISOString().slice(0, 7)}`;
+      const whoami = () => app.app.inject({ method: 'GET', url: '/v1/whoami', headers: bearer(key) });
 
-    await proxy.restore();
-    // Still the shared counter: raised to the usage tables once the database is back.
-    let after = await whoami();
-    for (let i = 0; i < 50 && after.statusCode !== 200; i++) {
-      await sleep(100);
-      after = await whoami();
-    }
-    expect(after.statusCode).toBe(200);
-    expect(Number(await direct.get(counterKey))).toBeGreaterThanOrEqual(2);
-    expect(app.logs()).not.toContain('quota counters in Redis cannot be reached');
-  }, 30_000);
-});
+      expect((await whoami()).statusCode).toBe(200);
+      expect(await direct.get(counterKey)).toBe('1');
+      // The key is in the cache now; the database goes, and Redis loses the counter.
+      await proxy.cut();
+      await direct.del(counterKey);
+      const during = await whoami();
+      expect(during.statusCode).toBe(503);
+      expect(during.headers['retry-after']).toBeDefined();
+      expect(app.logs()).not.toContain('quota counters in Redis cannot be reached');
+
+      await proxy.restore();
+      // Still the shared counter: raised to the usage tables once the database is back.
+      let after = await whoami();
+      for (let i = 0; i < 50 && after.statusCode !== 200; i++) {
+        await sleep(100);
+        after = await whoami();
+      }
+      expect(after.statusCode).toBe(200);
+      expect(Number(await direct.get(counterKey))).toBeGreaterThanOrEqual(2);
+      expect(app.logs()).not.toContain('quota counters in Redis cannot be reached');
+    }, 30_000);
+  },
+);
