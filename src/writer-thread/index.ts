@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.ts';
 import { logThrottle } from '../lib/log-throttle.ts';
+import { WORKER_RESOURCE_LIMITS } from '../lib/worker-limits.ts';
 import type { JobRunner, WriteJob } from './jobs.ts';
 
 export type { WriteJob } from './jobs.ts';
@@ -60,6 +61,7 @@ export function startWriterThread(
     workerData: { database, crashAt: options.crashAt } satisfies WriterData,
     // The entry registers its own loader; the parent's flags (a test runner's, say) stay out.
     execArgv: [],
+    resourceLimits: WORKER_RESOURCE_LIMITS,
   });
   worker.unref();
   const waiting = new Map<number, Waiting>();

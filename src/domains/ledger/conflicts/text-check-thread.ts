@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { WORKER_RESOURCE_LIMITS } from '../../../lib/worker-limits.ts';
 import { type ScrubOptions, scrub } from '../pii/scrubber.ts';
 import { type Fact, passagesOf, type TextConflict, TextFactChecker } from './text-check.ts';
 
@@ -98,6 +99,7 @@ class TextCheckThread {
     const worker = new Worker(new URL(script, import.meta.url), {
       // The entry registers its own loader; the parent's flags (a test runner's, say) stay out.
       execArgv: [],
+      resourceLimits: WORKER_RESOURCE_LIMITS,
     });
     this.worker = worker;
     worker.unref();

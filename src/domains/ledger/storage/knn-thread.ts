@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../../../config.ts';
 import { logThrottle } from '../../../lib/log-throttle.ts';
+import { WORKER_RESOURCE_LIMITS } from '../../../lib/worker-limits.ts';
 import type { NearestHit, VectorIndex } from './vector-index.ts';
 
 /** The indexes whose queries run in this process: sqlite-vec (synchronous) and the two scans in JS. */
@@ -108,6 +109,7 @@ export function queriesOffThread(
       workerData: { database, kind, maxCachedBytes: options.maxCachedBytes } satisfies KnnThreadData,
       // The entry registers its own loader; the parent's flags (a test runner's, say) stay out.
       execArgv: [],
+      resourceLimits: WORKER_RESOURCE_LIMITS,
     });
     // Idle, the thread must not keep the process alive; it is referenced while queries wait.
     started.unref();
