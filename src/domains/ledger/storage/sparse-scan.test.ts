@@ -259,4 +259,32 @@ describe('pruned posting-list scan', () => {
       }
     }
   });
+
+  it('scores each claim from its own components across chunks, as a brute-force dot product does', async () => {
+    const account = new AccountPostings(0, '', 0);
+    // ~400k components: several chunks of 65,536, with claims placed on each side of a boundary.
+    const stored = await embedder.embed(sentences(6000, 3));
+    for (const [i, v] of stored.entries()) account.put(i + 1, v);
+    const live = new Map(stored.map((v, i) => [i + 1, v]));
+    for (let r = 2; r <= 6000; r += 5) {
+      account.kill(r);
+      live.delete(r);
+    }
+    expect(account.heldBytes()).toBeGreaterThan(3 * 65_536 * 6);
+    // Stored claims from every chunk as queries: their neighbours score high enough to prune on.
+    const queries = [...(await embedder.embed(sentences(10, 4))), ...stored.filter((_, i) => i % 300 === 0)];
+    for (const q of queries) {
+      const brute = [...live]
+        .map(([rowkey, v]) => ({ rowkey, cosine: dot(q, v) }))
+        .sort((a, b) => b.cosine - a.cosine || a.rowkey - b.rowkey);
+      expect(account.scanAll(q, 10)).toEqual(brute.slice(0, 10));
+      // `nearest` prunes where it can (it was told to from 0 slots): it then scores candidates
+      // one by one from their own components.
+      for (const [k, floor] of [
+        [10, 0.3],
+        [3, 0.6],
+      ] as const)
+        expect(account.nearest(q, k, floor)).toEqual(brute.slice(0, k).filter((h) => h.cosine >= floor));
+    }
+  });
 });

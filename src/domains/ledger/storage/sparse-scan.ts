@@ -48,6 +48,18 @@ const PRUNE_FROM_SLOTS_PER_HIT = 2000;
 const PRUNE_MASS = 0.8;
 /** Claims beyond k with the best partial scores scored exactly first, to set the bar the rest must reach. */
 const SEED_CLAIMS = 8;
+/**
+ * The slots' components are kept in chunks of this many entries (128 KB of dimensions and 256 KB
+ * of values), each slot's wholly in one chunk. One array doubled as the account grew would, at
+ * 100k claims, copy tens of MB at a time and hold up to twice what it uses; chunks are allocated
+ * once and filled. Only the first grows, doubling from small, so that small accounts stay small.
+ * A slot has at most one component per dimension, and dimensions fit in 16 bits, so it fits.
+ */
+const CHUNK_BITS = 16;
+const CHUNK_ENTRIES = 1 << CHUNK_BITS;
+const CHUNK_MASK = CHUNK_ENTRIES - 1;
+const FIRST_CHUNK_ENTRIES = 1024;
+
 /** Slack for rounding in the bounds (scores are sums of at most a few hundred products ≤ 1). */
 const BOUND_MARGIN = 1e-9;
 
@@ -61,10 +73,15 @@ export class AccountPostings {
   readonly slotOf = new Map<number, number>();
   readonly postings = new Map<number, Posting>();
   dead = 0;
-  /** Slot s's components are `dims` / `values` from `starts[s]` to `starts[s + 1]`. */
+  /**
+   * Slot s's components are at positions `starts[s]` to `ends[s]`: position p is entry
+   * `p & CHUNK_MASK` of chunk `p >>> CHUNK_BITS` in `dimChunks` / `valueChunks`.
+   */
   private starts = new Int32Array(64);
-  private dims = new Uint16Array(1024);
-  private values = new Float32Array(1024);
+  private ends = new Int32Array(64);
+  private readonly dimChunks: Uint16Array[] = [];
+  private readonly valueChunks: Float32Array[] = [];
+  /** The next free position. */
   private entries = 0;
   /** Squared norm of each slot's vector, and the largest of them. */
   private norms = new Float64Array(64);
@@ -85,9 +102,15 @@ export class AccountPostings {
     const slot = this.rowkeys.length;
     this.rowkeys.push(rowkey);
     this.slotOf.set(rowkey, slot);
-    this.starts = grown(this.starts, slot + 2, (n) => new Int32Array(n));
+    this.starts = grown(this.starts, slot + 1, (n) => new Int32Array(n));
+    this.ends = grown(this.ends, slot + 1, (n) => new Int32Array(n));
     this.norms = grown(this.norms, slot + 1, (n) => new Float64Array(n));
-    this.starts[slot] = this.entries;
+    let count = 0;
+    for (let d = 0; d < vector.length; d++) if (vector[d] !== 0) count++;
+    const start = this.reserve(count);
+    const dims = this.dimChunks[start >>> CHUNK_BITS];
+    const values = this.valueChunks[start >>> CHUNK_BITS];
+    let at = start & CHUNK_MASK;
     let norm = 0;
     for (let d = 0; d < vector.length; d++) {
       const value = vector[d]!;
@@ -98,16 +121,37 @@ export class AccountPostings {
         this.postings.set(d, posting);
       }
       posting.push(slot, value);
-      this.dims = grown(this.dims, this.entries + 1, (n) => new Uint16Array(n));
-      this.values = grown(this.values, this.entries + 1, (n) => new Float32Array(n));
-      this.dims[this.entries] = d;
-      this.values[this.entries] = value;
-      this.entries++;
+      dims![at] = d;
+      values![at] = value;
+      at++;
       norm += value * value;
     }
-    this.starts[slot + 1] = this.entries;
+    this.starts[slot] = start;
+    this.ends[slot] = this.entries = start + count;
     this.norms[slot] = norm;
     if (norm > this.maxNorm) this.maxNorm = norm;
+  }
+
+  /** Room for `count` components in one chunk: the position of the first. */
+  private reserve(count: number): number {
+    let chunk = this.entries >>> CHUNK_BITS;
+    let offset = this.entries & CHUNK_MASK;
+    if (offset + count > CHUNK_ENTRIES) {
+      chunk++;
+      offset = 0;
+    }
+    const needed = offset + count;
+    if (chunk === this.dimChunks.length) {
+      const size = chunk === 0 ? Math.max(FIRST_CHUNK_ENTRIES, needed) : CHUNK_ENTRIES;
+      this.dimChunks.push(new Uint16Array(size));
+      this.valueChunks.push(new Float32Array(size));
+    } else if (this.dimChunks[chunk]!.length < needed) {
+      // Only the first chunk is ever short of a whole one.
+      const size = Math.min(CHUNK_ENTRIES, Math.max(needed, this.dimChunks[chunk]!.length * 2));
+      this.dimChunks[chunk] = grown(this.dimChunks[chunk]!, size, (n) => new Uint16Array(n));
+      this.valueChunks[chunk] = grown(this.valueChunks[chunk]!, size, (n) => new Float32Array(n));
+    }
+    return chunk * CHUNK_ENTRIES + offset;
   }
 
   /**
@@ -117,12 +161,13 @@ export class AccountPostings {
   heldBytes(): number {
     let bytes =
       this.starts.byteLength +
-      this.dims.byteLength +
-      this.values.byteLength +
+      this.ends.byteLength +
       this.norms.byteLength +
       this.sums.byteLength +
       this.rowkeys.length * 8 +
       this.slotOf.size * 50;
+    for (const chunk of this.dimChunks) bytes += chunk.byteLength;
+    for (const chunk of this.valueChunks) bytes += chunk.byteLength;
     for (const p of this.postings.values()) bytes += p.slots.byteLength + p.values.byteLength + 100;
     return bytes;
   }
@@ -191,11 +236,13 @@ export class AccountPostings {
 
   /** One claim's cosine: its components in ascending dimension, the additions `scanAll` makes. */
   private exact(query: Float32Array, slot: number): number {
-    const { dims, values } = this;
+    const start = this.starts[slot]!;
+    const dims = this.dimChunks[start >>> CHUNK_BITS]!;
+    const values = this.valueChunks[start >>> CHUNK_BITS]!;
     let s = 0;
     // No test for q = 0: adding a zero product never changes the sum (`dot()` adds them too), and
     // the branch it saves is mispredicted about half the time.
-    for (let j = this.starts[slot]!, end = this.starts[slot + 1]!; j < end; j++)
+    for (let j = start & CHUNK_MASK, end = j + this.ends[slot]! - start; j < end; j++)
       s += query[dims[j]!]! * values[j]!;
     return s;
   }
