@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
 describe('ARBITER_HEAP_GROWTH_PERCENT', () => {
-  it('lets the heap grow to twice its live part unless told otherwise, and 0 leaves it to V8', () => {
-    expect(loadConfig({}).heapGrowthPercent).toBe(100);
+  it('lets the heap grow to 1.5 times its live part unless told otherwise, and 0 leaves it to V8', () => {
+    expect(loadConfig({}).heapGrowthPercent).toBe(50);
     expect(loadConfig({ ARBITER_HEAP_GROWTH_PERCENT: '0' }).heapGrowthPercent).toBe(0);
-    expect(loadConfig({ ARBITER_HEAP_GROWTH_PERCENT: '50' }).heapGrowthPercent).toBe(50);
+    expect(loadConfig({ ARBITER_HEAP_GROWTH_PERCENT: '100' }).heapGrowthPercent).toBe(100);
   });
 
   it.each(['-1', '301', '1.5', 'lots'])('refuses %s, naming the variable', (value) => {

@@ -28,7 +28,7 @@ const EnvSchema = Type.Object({
   ARBITER_USAGE_FLUSH_MS: Type.Integer({ minimum: 10, default: 1000 }),
   ARBITER_KEY_CACHE_MS: Type.Integer({ minimum: 0, maximum: 1000, default: 500 }),
   ARBITER_VECTOR_CACHE_MB: Type.Integer({ minimum: 16, default: 512 }),
-  ARBITER_HEAP_GROWTH_PERCENT: Type.Integer({ minimum: 0, maximum: 300, default: 100 }),
+  ARBITER_HEAP_GROWTH_PERCENT: Type.Integer({ minimum: 0, maximum: 300, default: 50 }),
   ARBITER_PLANS_FILE: Type.Optional(Type.String({ minLength: 1 })),
   ARBITER_BILLING: Type.Union([Type.Literal('local'), Type.Literal('stripe')], { default: 'local' }),
   ARBITER_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^/?#]+/?$' })),
