@@ -87,6 +87,29 @@ describe.each(DIALECTS)('questions answered from memory on %s', (dialect) => {
       expect(await search(q)).toEqual([]);
   });
 
+  it('does not answer a question about one person with a claim about another', {
+    timeout: 60_000,
+  }, async () => {
+    key = (await t.newAccount()).key;
+    for (const d of distractors) await store(d);
+    const named = [
+      'Nelson Mandela spends a third day in hospital.',
+      'Hillary Clinton is set for a huge democracy rally.',
+      'Jennifer Lopez and Marc Anthony announce their separation.',
+      'Fast and Furious star Paul Walker dies in a car crash.',
+    ];
+    for (const n of named) expect((await store(n)).claim).toMatch(/<PERSON[0-9a-f]{8}>/);
+    // Before the model read pseudonyms as names, every "<PERSON…>" looked alike to it: these
+    // came back with one of the claims above.
+    for (const q of [
+      'Where in the world is Rand Paul?',
+      'Greta Thunberg sailed across the Atlantic.',
+      'Did Roger Federer win Wimbledon?',
+    ])
+      expect(await search(q), q).toEqual([]);
+    expect((await search('Is Nelson Mandela in hospital?'))[0]).toMatch(/ spends a third day in hospital\.$/);
+  });
+
   it('finds a name the scrubber took for a name in the claims, though not in the question', {
     timeout: 60_000,
   }, async () => {

@@ -102,7 +102,7 @@ describe('the claim ledger across process deaths', () => {
     const reindexed = JSON.parse(
       (await run(process.execPath, [BIN, 'reindex'], { env: { ...process.env, ...local } })).stdout,
     );
-    expect(reindexed).toMatchObject({ embedder: 'universal-sentence-encoder-lite-1' });
+    expect(reindexed).toMatchObject({ embedder: 'universal-sentence-encoder-lite-1+names-1' });
     expect(reindexed.reindexed).toBeGreaterThan(0);
 
     const after = await serve(local);

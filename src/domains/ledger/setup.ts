@@ -7,6 +7,7 @@ import type { Finding } from '../verdict/index.ts';
 import type { TextCheckOutcome, TextConflict } from './conflicts.ts';
 import type { Embedder } from './embeddings/embedder.ts';
 import { createEmbedder } from './embeddings/factory.ts';
+import { withSurrogateNamesFor } from './embeddings/surrogate-names.ts';
 import { warmUpNames } from './pii/names.ts';
 import { createPiiSettings } from './pii/settings.ts';
 import { createLedgerRepo, type LedgerRepo } from './repo.ts';
@@ -89,7 +90,7 @@ export async function createLedger(deps: {
   skipEmbedderCheck?: boolean;
 }) {
   const repo = createLedgerRepo(deps.db.kysely);
-  const embedder = await createEmbedder(embedderConfig(deps.config.embedder));
+  const embedder = withSurrogateNamesFor(await createEmbedder(embedderConfig(deps.config.embedder)));
   // Conflict candidates and search scan the account's vectors: off the request loop (knn-thread.ts).
   const cacheLimits =
     deps.config.vectorCacheBytes === undefined ? {} : { maxCachedBytes: deps.config.vectorCacheBytes };
