@@ -88,7 +88,9 @@ function roleOf(word: string): Role {
   return 'unknown';
 }
 
-const CAPITALISED = "\\p{Lu}[\\p{Ll}\\p{M}]+(?:['’-]\\p{Lu}?[\\p{Ll}\\p{M}]+){0,2}|\\p{Lu}\\.?";
+/** A capitalised word ("McDonald", "LeBlanc" and "O'Neil" too) or an initial. */
+const CAPITALISED =
+  "\\p{Lu}(?:\\p{Ll}{1,2}\\p{Lu})?[\\p{Ll}\\p{M}]+(?:['’-]\\p{Lu}?[\\p{Ll}\\p{M}]+){0,2}|\\p{Lu}\\.?";
 /** Up to six capitalised words or initials separated by single spaces, with name particles between. */
 const RUN = new RegExp(
   `(?<![\\p{L}\\p{N}])(?:${CAPITALISED})(?:[ ](?:(?:van|von|de|del|della|der|den|da|di|du|le|la|bin|al|ter|ten)[ ]){0,2}(?:${CAPITALISED})){0,5}(?![\\p{L}\\p{N}])`,
@@ -157,6 +159,8 @@ function judgeRun(text: string, at: number, run: string): Candidate | null {
   // A lone initial is more often a sentence's "I" or a list letter than a name.
   if (hi - lo === 1 && words[lo]!.role === 'initial') return null;
   if (lo >= hi) return null;
+  // "Hi Vinicio", "Thanks Lisa": a cue trimmed off the run's start still cues what follows it.
+  if (lo > 0) cue ||= CUE_BEFORE.test(text.slice(Math.max(0, words[lo]!.start - 24), words[lo]!.start));
   const core = words.slice(lo, hi);
   const roles = core.map((w) => w.role);
   if (roles.includes('place')) return null;

@@ -19,6 +19,9 @@ describe('person names', () => {
     ['after a naming cue', 'Sometimes people call me Piusz.', ['Piusz']],
     ['a first name in lower case', 'follow up with patricia desrosiers next week', ['patricia desrosiers']],
     ['a list with first names', 'They had three: Matheus, Janet and Kevin.', ['Matheus', 'Janet', 'Kevin']],
+    ['after a greeting that opens the text', 'Hi Vinicio, the wire transfer failed again.', ['Vinicio']],
+    ['a surname with an inner capital', 'Her maiden name is LeBatelier.', ['LeBatelier']],
+    ['a Mc surname after an honorific', 'Dr. McAllister signed the form.', ['McAllister']],
   ])('%s', (_name, text, names) => {
     expect(found(text, 'PERSON')).toEqual(names);
   });
@@ -32,6 +35,8 @@ describe('person names', () => {
     ['a place after a travel verb', 'We returned to San Bernardino on Tuesday.'],
     ['a contraction in lower case', "i don't know what to press next"],
     ['a street named after someone', 'Meet me at Isaac Lodge.'],
+    ['a greeting before a brand', 'Hi YouTube, the upload failed.'],
+    ['a greeting before an English word', 'Hello World is the first program.'],
   ])('leaves %s alone', (_name, text) => {
     expect(found(text, 'PERSON')).toEqual([]);
   });
