@@ -719,12 +719,63 @@ function indexed(value: Value, index: ShNode, walk: Walk): Value {
   return item === undefined ? { text: '', known: true } : { text: item, known: true };
 }
 
+/**
+ * A sequence expression as bash expands it: `{1..10}`, `{10..1..3}`, `{01..10}` (zero-padded to the
+ * wider end), `{a..e}`, `{z..a..2}` (letters by character code). Undefined where bash leaves the
+ * braces as written (`{a..10}`, `{ab..c}`); `tooMany` past `MAX_FIELDS` items.
+ */
+function braceSequence(from: string, to: string, by: string | undefined): string[] | 'tooMany' | undefined {
+  const step = by === undefined ? 1 : Math.abs(Number(by));
+  if (!Number.isInteger(step) || (by !== undefined && !/^[-+]?\d+$/.test(by))) return undefined;
+  const stride = step === 0 ? 1 : step;
+  const numeric = /^[-+]?\d+$/;
+  const letter = /^[A-Za-z]$/;
+  let a: number;
+  let b: number;
+  let show: (n: number) => string;
+  if (numeric.test(from) && numeric.test(to)) {
+    a = Number(from);
+    b = Number(to);
+    const padded = /^[-+]?0\d/.test(from) || /^[-+]?0\d/.test(to);
+    const width = Math.max(from.replace(/^\+/, '').length, to.replace(/^\+/, '').length);
+    show = (n) => {
+      if (!padded) return String(n);
+      const digits = String(Math.abs(n)).padStart(n < 0 ? width - 1 : width, '0');
+      return n < 0 ? `-${digits}` : digits;
+    };
+  } else if (letter.test(from) && letter.test(to)) {
+    a = from.charCodeAt(0);
+    b = to.charCodeAt(0);
+    show = (n) => String.fromCharCode(n);
+  } else return undefined;
+  if (!Number.isSafeInteger(a) || !Number.isSafeInteger(b)) return undefined;
+  if (Math.floor(Math.abs(b - a) / stride) + 1 > MAX_FIELDS) return 'tooMany';
+  const out: string[] = [];
+  for (let n = a; a <= b ? n <= b : n >= b; n += a <= b ? stride : -stride) out.push(show(n));
+  return out;
+}
+
+const literal = (text: string): ShNode => ({ Value: text, __lit: true }) as unknown as ShNode;
+
+/**
+ * The words brace expansion makes of `word`. Past `MAX_FIELDS` words, one word with `*` where
+ * each brace stood: a path is then judged as the pattern it could be (`/e{a..z}{a..z}/shadow`
+ * names /etc/shadow among 676 words), never as the braces written.
+ */
 function expandBraces(word: ShNode): ShNode[] {
   const hasBrace = list(word['Parts']).some((p) => nodeType(p) === 'Lit' && litValue(p).includes('{'));
   if (!hasBrace) return [word];
   const split = splitBraces(word);
+  const parts = list(split['Parts']);
+  const asPattern = (): ShNode[] => [
+    {
+      Parts: parts.map((part) => (nodeType(part) === 'BraceExp' ? literal('*') : part)),
+      __word: true,
+      __pattern: true,
+    } as unknown as ShNode,
+  ];
   let words: ShNode[][] = [[]];
-  for (const part of list(split['Parts'])) {
+  for (const part of parts) {
     if (nodeType(part) !== 'BraceExp') {
       for (const w of words) w.push(part);
       continue;
@@ -732,18 +783,17 @@ function expandBraces(word: ShNode): ShNode[] {
     const elems = list(part['Elems']);
     let alternatives: ShNode[][];
     if (part['Sequence']) {
-      const [from, to] = elems.map((e) => list(e['Parts']).map(litValue).join(''));
-      const a = Number(from);
-      const b = Number(to);
-      if (!Number.isInteger(a) || !Number.isInteger(b) || Math.abs(b - a) > MAX_FIELDS) return [word];
-      alternatives = [];
-      for (let n = a; a <= b ? n <= b : n >= b; n += a <= b ? 1 : -1) {
-        alternatives.push([{ Value: String(n), __lit: true } as unknown as ShNode]);
-      }
+      const [from, to, by] = elems.map((e) => list(e['Parts']).map(litValue).join(''));
+      const items = braceSequence(from ?? '', to ?? '', by);
+      if (items === 'tooMany') return asPattern();
+      // What bash leaves as written is judged as written.
+      alternatives = (items ?? [`{${[from, to, by].filter((x) => x !== undefined).join('..')}}`]).map(
+        (item) => [literal(item)],
+      );
     } else alternatives = elems.map((e) => list(e['Parts']));
     const next: ShNode[][] = [];
     for (const w of words) for (const alt of alternatives) next.push([...w, ...alt]);
-    if (next.length > MAX_FIELDS) return [word];
+    if (next.length > MAX_FIELDS) return asPattern();
     words = next;
   }
   return words.map((parts) => ({ Parts: parts, __word: true }) as unknown as ShNode);
@@ -760,7 +810,9 @@ function expandWord(word: ShNode | undefined, walk: Walk): Field[] {
         pieces.push({ text: litValue(part), split: false, dynamic: false });
       else partPieces(part, walk, false, pieces);
     }
-    if (braced.length > 1 && pieces[0]) pieces[0].via = 'brace expansion';
+    const pattern = (w as unknown as { __pattern?: boolean }).__pattern;
+    if ((braced.length > 1 || pattern) && pieces[0])
+      pieces[0].via = pattern ? 'brace expansion, too many words: judged as a pattern' : 'brace expansion';
     out.push(...fieldsOf(pieces, walk));
   }
   return out;
@@ -2847,7 +2899,7 @@ function followLinks(normalized: string, ctx: ShellContext): string {
   return normalized;
 }
 
-/** Privileged paths a glob is tried against: `cat /e?c/shadow` reads /etc/shadow. */
+/** Privileged paths a glob is tried against: `cat /e?c/shadow` and `cat /e[t]c/shadow` read /etc/shadow. */
 const GLOB_PROBES = [
   '/etc/shadow',
   '/etc/passwd',
@@ -2871,15 +2923,22 @@ function globMatchesPrivileged(normalized: string, ctx: ShellContext): string | 
     `${home}/.kube/config`,
     `${home}/.docker/config.json`,
   ];
-  // A segment of wildcards alone (`/*`, `s3 paths '/*'`) says nothing about which file is meant.
-  if (normalized.split('/').some((part) => part !== '' && /^[*?]+$/.test(part))) return undefined;
-  const source = normalized
-    .split('/')
-    .map((part) =>
-      part
-        .replace(/[.+^${}()|\\]/g, '\\$&')
-        .replace(/\*/g, '[^/]*')
-        .replace(/\?/g, '[^/]'),
+  // A path that ends in wildcards alone (`/*`, `build/*`, s3 paths `'/*'`) says nothing about
+  // which file is meant; wildcards before a named file do (`cat /*/shadow` reads /etc/shadow).
+  const segments = normalized.split('/');
+  const last = segments.findLast((part) => part !== '');
+  if (last === undefined || /^[*?]+$/.test(last)) return undefined;
+  const source = segments
+    .map(
+      (part) =>
+        // A wildcard that opens a name does not match a leading dot (bash without dotglob).
+        (/^[*?[]/.test(part) ? '(?!\\.)' : '') +
+        part
+          .replace(/[.+^${}()|\\]/g, '\\$&')
+          // `[!…]` is the glob's negated class; `[…]` reads the same in both.
+          .replace(/\[!/g, '[^')
+          .replace(/\*/g, '[^/]*')
+          .replace(/\?/g, '[^/]'),
     )
     .join('/');
   let pattern: RegExp;
@@ -3094,7 +3153,7 @@ function judgePath(text: string, walk: Walk, writes: boolean): void {
   )
     return;
   let normalized = followLinks(normalizePath(text, walk.ctx.cwd), walk.ctx);
-  if (/[*?]/.test(normalized) && classifyPath(normalized) === null)
+  if (/[*?[]/.test(normalized) && classifyPath(normalized) === null)
     normalized = globMatchesPrivileged(normalized, walk.ctx) ?? normalized;
   const cls = classifyPath(normalized) ?? credentialDirectory(normalized);
   // Commands that merely read system trees (/etc, /boot, /dev, /proc, /sys) are refused
