@@ -428,6 +428,15 @@ function planSocket(name: string, args: readonly ToolWord[]): Plan {
     }
     return plan;
   }
+  // `nc -z host port` only asks whether the port is open (zero-I/O mode): nothing is sent, and
+  // nothing runs unless a program is attached (`-e`, `-c`), which is judged as a connection.
+  if (
+    name !== 'openssl' &&
+    name !== 'telnet' &&
+    args.some((w) => /^-[a-yA-Z]*z[a-zA-Z]*$/.test(w.text)) &&
+    !args.some((w) => /^-[a-zA-Z]*[ec]|^--(?:sh-)?exec\b|^--lua-exec\b/.test(w.text))
+  )
+    return plan;
   const valued = /^-(?:p|s|w|i|q|x|X|c|e|-sh-exec|-exec|connect|servername|proxy)$/;
   for (let i = 0; i < args.length; i++) {
     const w = args[i]!;
