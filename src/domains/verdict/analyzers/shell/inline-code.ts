@@ -1,3 +1,4 @@
+import { sensitiveFileKind } from '../egress/content.ts';
 import { decodeBase64, decodeHex } from './decode.ts';
 
 /**
@@ -25,6 +26,12 @@ export interface InlineCodeHooks {
   reverseShell(how: string): void;
   /** A fork bomb. */
   forkBomb(): void;
+  /**
+   * The code sends data out (a request body, a socket or a mail) and reads `what` (a secret or
+   * bulk-data file, or the whole environment); `urls` are the URLs the code names, the
+   * destinations it may send to (none: built at run time).
+   */
+  sends(what: string, urls: string[]): void;
 }
 
 /** Inline code longer than this is not searched; see the verdict README "Budgets". */
@@ -158,6 +165,19 @@ const HEX_DECODED_EVAL = new RegExp(
 const LITERAL_EVAL = new RegExp(String.raw`\b(exec|eval)\s*\(\s*${STRING}\s*[,)]`, 'g');
 
 const URL_IN_CODE = /\b[a-z][a-z0-9+.-]*:\/\/[^\s'"`)]+/gi;
+
+/**
+ * Calls that send data out rather than only fetch: a POST, PUT or PATCH (`requests.post`,
+ * `axios.put`, `fetch(u, {method: 'POST', body})`, `Net::HTTP.post`), a request body (`data=`,
+ * `body:`), a socket or stream write, an upload (`storbinary`, `upload_file`, `CURLOPT_POSTFIELDS`)
+ * or a mail (`sendmail`, `send_message`).
+ */
+const SEND_CALL =
+  /\.(?:post|put|patch)\s*\(|\b(?:post|put|patch)_?(?:form|json)?\s*\(|\bdata\s*=|\bbody\s*[:=]|\bfiles\s*=|\bjson\s*=|\bmethod\s*[:=>]+\s*['"](?:POST|PUT|PATCH)['"]|\b(?:send|sendall|sendto|sendfile|sendmail|send_message|storbinary|storlines|upload_file|upload_fileobj|put_object)\s*\(|\.write\s*\(|\.end\s*\(\s*[^)\s]|CURLOPT_POST|HTTP::Request->new\s*\(\s*['"]?POST|\bPOST\s*=>|['"]POST['"]/;
+
+/** The whole environment as a value: `dict(os.environ)`, `JSON.stringify(process.env)`, `ENV.to_h`. */
+const WHOLE_ENVIRONMENT =
+  /\b(?:dict|str|repr|json\.dumps)\s*\(\s*(?:dict\s*\(\s*)?os\.environ\s*\)|\bos\.environ\.(?:copy|items)\s*\(|\bJSON\.stringify\s*\(\s*process\.env\s*\)|\bbody\s*:\s*process\.env\b|\bENV\.to_h\b|\bENV\.to_a\b|\bgetenv\s*\(\s*\)|%ENV\b/;
 const STRING_LITERAL = /(['"])((?:(?!\1)[^\\\n]|\\.){1,1024})\1/g;
 
 function listItems(list: string): string[] | undefined {
@@ -381,6 +401,16 @@ export function analyzeInlineCode(source: string, language: InlineLanguage, hook
   ) {
     hooks.forkBomb();
   }
-  for (const m of code.matchAll(URL_IN_CODE)) hooks.url(m[0]);
-  for (const m of code.matchAll(STRING_LITERAL)) hooks.path(m[2]!.replace(/\\(.)/g, '$1'));
+  const urls = [...code.matchAll(URL_IN_CODE)].map((m) => m[0]);
+  for (const url of urls) hooks.url(url);
+  const literals = [...code.matchAll(STRING_LITERAL)].map((m) => m[2]!.replace(/\\(.)/g, '$1'));
+  for (const text of literals) hooks.path(text);
+  if (SEND_CALL.test(code)) {
+    // What a curl upload of the same file or of `env` would be: the same rule for the same data.
+    const file = literals.find((text) => !text.includes('://') && sensitiveFileKind(text) !== undefined);
+    if (file !== undefined) {
+      const base = file.slice(file.lastIndexOf('/') + 1).slice(0, 60);
+      hooks.sends(`${base} (a ${sensitiveFileKind(file)})`, urls);
+    } else if (WHOLE_ENVIRONMENT.test(code)) hooks.sends('the environment (its secrets)', urls);
+  }
 }
