@@ -2200,7 +2200,8 @@ function runInlineCode(code: Field, language: ReturnType<typeof languageOf>, wal
     sends(what, urls) {
       // No URL in the code: the destination is built at run time, so no account trusts it.
       const hosts = urls.map((u) => hostOf(u));
-      if (hosts.length > 0 && hosts.every((h) => h !== undefined && isTrustedHost(h, walk.ctx.egress))) return;
+      if (hosts.length > 0 && hosts.every((h) => h !== undefined && isTrustedHost(h, walk.ctx.egress)))
+        return;
       walk.findings.push({
         code: 'EXFILTRATION_BLOCKED',
         message: `inline code sends ${what} to ${hosts[0] ?? 'a host it does not name in a URL'}, a destination the account does not trust`,
