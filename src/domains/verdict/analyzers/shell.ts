@@ -982,6 +982,88 @@ function remember(walk: Walk, target: string, content: Stream | undefined, appen
   }
 }
 
+/**
+ * The secret files a file made earlier in the command line holds: `cp .env /tmp/x`,
+ * `cat .env > n`, `ln -s .env x`, `tar czf a.tgz .env`. An upload of the copy is an upload of them.
+ */
+function carriedSecrets(path: string, walk: Walk): string[] {
+  if (path === '' || walk.ctx.written.size === 0) return [];
+  const stream = walk.ctx.written.get(normalizePath(path, walk.ctx.cwd));
+  return (stream?.files ?? []).filter((f) => sensitiveFileKind(f) !== undefined);
+}
+
+/** Secret files among `texts`, as named or as copies made earlier. */
+function secretSources(texts: readonly string[], walk: Walk): string[] {
+  return texts.flatMap((t) => (sensitiveFileKind(t) !== undefined ? [t] : carriedSecrets(t, walk)));
+}
+
+/**
+ * A word that names a file (`/tmp/x`, `@/tmp/x`, `f=@/tmp/x;type=text/plain`, `<x`) with a copy
+ * of a secret file named by that file, so the upload is judged as what it sends.
+ */
+function unlaundered(text: string, walk: Walk): string {
+  if (walk.ctx.written.size === 0) return text;
+  const at = Math.max(text.lastIndexOf('@'), text.lastIndexOf('<'));
+  const head = at >= 0 ? text.slice(0, at + 1) : '';
+  let path = at >= 0 ? text.slice(at + 1) : text;
+  const semi = path.indexOf(';');
+  const tail = semi >= 0 ? path.slice(semi) : '';
+  if (semi >= 0) path = path.slice(0, semi);
+  const [secret] = carriedSecrets(path, walk);
+  return secret === undefined ? text : `${head}${secret}${tail}`;
+}
+
+/** Where tar, zip and 7z write an archive, and what they put in it. */
+function archiveOf(name: string, texts: readonly string[]): { out: string; sources: string[] } | undefined {
+  if (name === 'zip') {
+    const operands = texts.filter((t) => !t.startsWith('-'));
+    return operands.length >= 2 ? { out: operands[0]!, sources: operands.slice(1) } : undefined;
+  }
+  if (name === '7z' || name === '7za' || name === '7zz') {
+    const operands = texts.filter((t) => !t.startsWith('-'));
+    return operands[0] === 'a' && operands.length >= 3
+      ? { out: operands[1]!, sources: operands.slice(2) }
+      : undefined;
+  }
+  if (name !== 'tar' && name !== 'bsdtar') return undefined;
+  let out: string | undefined;
+  let create = false;
+  const sources: string[] = [];
+  for (let i = 0; i < texts.length; i++) {
+    const t = texts[i]!;
+    if (t === '--create') create = true;
+    else if (t.startsWith('--file=')) out = t.slice(7);
+    else if (t === '--file' || t === '-f') out = texts[++i];
+    else if (/^-?[A-Za-z]+$/.test(t) && (i === 0 || t.startsWith('-')) && !t.startsWith('--')) {
+      // `czf out.tgz`, `-cvzf out.tgz`: bundled letters, the archive after an f.
+      if (/c/.test(t)) create = true;
+      if (t.endsWith('f')) out = texts[++i];
+    } else if (!t.startsWith('-')) sources.push(t);
+  }
+  return create && out !== undefined ? { out, sources } : undefined;
+}
+
+/** `cp .env /tmp/x`, `mv`, `install`, `ln`, and archives that hold a secret file: remember what the copy holds. */
+function rememberSecretCopies(name: string, args: Field[], walk: Walk): void {
+  if (args.some((a) => a.dynamic)) return;
+  const texts = args.map((a) => a.text);
+  let target: string | undefined;
+  let sources: string[] = [];
+  if (/^(?:cp|mv|install|ln)$/.test(name)) {
+    const operands = texts.filter((t) => !t.startsWith('-'));
+    if (operands.length < 2) return;
+    target = operands[operands.length - 1]!;
+    sources = operands.slice(0, -1);
+  } else {
+    const archive = archiveOf(name, texts);
+    if (archive === undefined) return;
+    target = archive.out;
+    sources = archive.sources;
+  }
+  const secrets = secretSources(sources, walk);
+  if (secrets.length > 0) remember(walk, target, { unknown: `a copy of ${secrets.join(' ')}`, files: secrets });
+}
+
 /** What a file written earlier in the command line holds, when it was. */
 function writtenFile(path: Field | undefined, walk: Walk): Stream | undefined {
   if (path === undefined || path.dynamic || path.text === '' || walk.ctx.written.size === 0) return undefined;
@@ -1606,6 +1688,7 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
   judgeCloudUpload(name, texts, walk);
   if (name === 'mv') judgeMove(args, walk);
   if (name === 'rsync') judgeRsyncDelete(args, walk);
+  rememberSecretCopies(name, args, walk);
   if (SHELLS.has(name)) return judgeShell(name, args, walk, stdin);
   if (name === 'eval') {
     const script: Field = {
@@ -2438,7 +2521,7 @@ function judgeNetwork(name: string, args: Field[], walk: Walk, stdin?: Stream): 
     reverseShell(walk, `an interactive shell is piped into ${name}`);
   }
   const words: ToolWord[] = args.map((a) => ({
-    text: a.text,
+    text: a.dynamic ? a.text : unlaundered(a.text, walk),
     dynamic: a.dynamic,
     ...(a.reads ? { reads: a.reads } : {}),
     ...(a.from ? { from: a.from } : {}),
@@ -2446,7 +2529,7 @@ function judgeNetwork(name: string, args: Field[], walk: Walk, stdin?: Stream): 
   const input: ToolInput | undefined = stdin
     ? {
         ...(stdin.literal !== undefined ? { literal: stdin.literal } : {}),
-        files: stdin.files ?? [],
+        files: (stdin.files ?? []).map((f) => carriedSecrets(f, walk)[0] ?? f),
         ...(producersOf(stdin) ? { from: producersOf(stdin)! } : {}),
       }
     : undefined;
