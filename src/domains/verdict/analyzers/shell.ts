@@ -1061,7 +1061,8 @@ function rememberSecretCopies(name: string, args: Field[], walk: Walk): void {
     sources = archive.sources;
   }
   const secrets = secretSources(sources, walk);
-  if (secrets.length > 0) remember(walk, target, { unknown: `a copy of ${secrets.join(' ')}`, files: secrets });
+  if (secrets.length > 0)
+    remember(walk, target, { unknown: `a copy of ${secrets.join(' ')}`, files: secrets });
 }
 
 /** What a file written earlier in the command line holds, when it was. */
