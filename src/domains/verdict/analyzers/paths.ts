@@ -253,6 +253,14 @@ const TOP_LEVEL_SYSTEM = new Set(
   ].map((name) => name.toLowerCase()),
 );
 
+/**
+ * Where data stores keep their data on a server (`/var/lib/mysql`, `/var/lib/postgresql/16/main`,
+ * `/var/lib/docker`, `/var/lib/etcd`): removing the directory, or anything under it, destroys or
+ * corrupts the store as `DROP DATABASE` would, whatever the store's own client would have said.
+ */
+const DATA_STORE_DIRECTORY =
+  /^\/var\/lib\/(?:postgresql|pgsql|mysql|mariadb|mongodb|mongo|redis|valkey|cassandra|elasticsearch|opensearch|clickhouse|influxdb|etcd|docker|containerd|kubelet|rabbitmq|kafka|zookeeper|couchdb|neo4j|minio|vault|consul|nomad|cockroach|scylla|memgraph|grafana|prometheus|loki|mysql-files)(?:\/|$)/i;
+
 /** Second-level system directories: `/usr/*`, `/var/lib`, `C:\Windows\System32`… */
 const SECOND_LEVEL_SYSTEM =
   /^\/(?:usr\/[^/]+|var\/lib|windows\/(?:system32|syswow64|winsxs)|system\/library)$/i;
@@ -293,6 +301,7 @@ export function isCatastrophicDeleteTarget(
         .filter((part) => part !== '').length <= 2
     );
   }
+  if (DATA_STORE_DIRECTORY.test(normalized)) return true;
   const parts = normalized.split('/').filter((part) => part !== '');
   if (parts.length === 1) return TOP_LEVEL_SYSTEM.has(parts[0]!.toLowerCase());
   if (parts.length === 2) {

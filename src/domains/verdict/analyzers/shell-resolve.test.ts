@@ -79,6 +79,28 @@ const cases: [string, string | null][] = [
   ['nohup nice -n 5 timeout 10 rm -rf /', 'DEST_MUTATION'],
   ['sudo -u root doas env -i stdbuf -o0 rm -rf /', 'DEST_MUTATION'],
   ["env -S 'rm -rf /'", 'DEST_MUTATION'],
+  // option bundles whose last letter takes a value, and wrappers that start a shell on stdin
+  ['sudo -iu root rm -rf /', 'DEST_MUTATION'],
+  ['sudo -Eu deploy rm -rf /srv', 'DEST_MUTATION'],
+  ['sudo -iu postgres psql -c "SELECT 1"', null],
+  ['sudo -s <<< "rm -rf /"', 'DEST_MUTATION'],
+  ['echo "rm -rf /" | sudo -i', 'DEST_MUTATION'],
+  ['echo "rm -rf /" | su -', 'DEST_MUTATION'],
+  ['sudo su <<< "rm -rf /"', 'DEST_MUTATION'],
+  ['doas -s <<< "rm -rf /"', 'DEST_MUTATION'],
+  ['echo ls | sudo -s', null],
+  ['sudo -s ls -la', null],
+  // a crontab installed now runs its jobs later: they are judged now
+  ['echo "* * * * * rm -rf /" | crontab -', 'DEST_MUTATION'],
+  ['(crontab -l; echo "*/5 * * * * rm -rf /") | crontab -', 'DEST_MUTATION'],
+  ['echo "@reboot rm -rf /home" > /tmp/c; crontab /tmp/c', 'DEST_MUTATION'],
+  ['(crontab -l; echo "0 3 * * * cd /app && npm run sync") | crontab -', null],
+  ['echo "MAILTO=ops@example.com" | crontab -', null],
+  // a data store's directory on a server
+  ['rm -rf /var/lib/mysql', 'DEST_MUTATION'],
+  ["ssh db1 'sudo rm -rf /var/lib/postgresql/16/main'", 'DEST_MUTATION'],
+  ['find /var/lib/docker -delete', 'DEST_MUTATION'],
+  ['rm -rf /var/lib/apt/lists/*', null],
   // nesting
   ["bash -c 'rm -rf /'", 'DEST_MUTATION'],
   ['bash -c \'"$0" -rf /\' rm', 'DEST_MUTATION'],

@@ -1065,6 +1065,41 @@ function rememberSecretCopies(name: string, args: Field[], walk: Walk): void {
     remember(walk, target, { unknown: `a copy of ${secrets.join(' ')}`, files: secrets });
 }
 
+/**
+ * `crontab -` or `crontab file` installs the table it reads: each job's command will run, so it
+ * is judged now (`(crontab -l; echo '* * * * * rm -rf /') | crontab -`). The table is the
+ * standard input or a file written earlier in the command line; one of unknown content is not judged.
+ */
+function judgeCrontab(args: Field[], walk: Walk, stdin?: Stream): void {
+  const valued = new Set(['-u']);
+  let table: Field | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const text = args[i]!.text;
+    if (valued.has(text)) i++;
+    else if (text === '-') table = args[i];
+    else if (text.startsWith('-')) {
+      if (/^-[lre]/.test(text)) return;
+    } else table ??= args[i];
+  }
+  const content = table === undefined || table.text === '-' ? stdin : writtenFile(table, walk);
+  if (content?.literal === undefined) return;
+  const inner = child(walk);
+  if (!inner) return;
+  for (const line of content.literal.split('\n').slice(0, 256)) {
+    const job = cronCommand(line);
+    if (job !== undefined) analyzeScript(job, inner);
+  }
+}
+
+/** The command of one crontab line: after five time fields or an `@daily`-style nickname. */
+function cronCommand(line: string): string | undefined {
+  const text = line.trim();
+  if (text === '' || text.startsWith('#') || /^[A-Za-z_][A-Za-z0-9_]*\s*=/.test(text)) return undefined;
+  const m = /^(?:@\w+|(?:\S+\s+){4}\S+)\s+(.+)$/.exec(text);
+  // `%` ends the command in a crontab line; what follows is its standard input.
+  return m ? m[1]!.split(/(?<!\\)%/)[0] : undefined;
+}
+
 /** What a file written earlier in the command line holds, when it was. */
 function writtenFile(path: Field | undefined, walk: Walk): Stream | undefined {
   if (path === undefined || path.dynamic || path.text === '' || walk.ctx.written.size === 0) return undefined;
@@ -1433,7 +1468,8 @@ function unwrap(argv: Field[], walk: Walk): Unwrapped {
       const c = current.findIndex(
         (w) => w.text === '-c' || w.text === '--command' || w.text.startsWith('--command='),
       );
-      if (c < 0) return { argv: [] };
+      // No command: su starts the user's shell, which reads its standard input.
+      if (c < 0) return { argv: [{ text: 'sh', dynamic: false }] };
       const arg = current[c]!.text.startsWith('--command=')
         ? { ...current[c]!, text: current[c]!.text.slice(10) }
         : current[c + 1];
@@ -1497,6 +1533,8 @@ function unwrap(argv: Field[], walk: Walk): Unwrapped {
     if (options === undefined) break;
     let i = 1;
     let operands = WRAPPER_OPERANDS[name] ?? 0;
+    // `sudo -s`, `sudo -i`, `doas -s` with no command start a shell, which reads standard input.
+    let shell = false;
     while (i < current.length) {
       const text = current[i]!.text;
       if (name === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) {
@@ -1516,15 +1554,33 @@ function unwrap(argv: Field[], walk: Walk): Unwrapped {
         }
         i += text.includes('=') ? 1 : 2;
       } else if (text.startsWith('-') && text.length > 1) {
-        i += options.has(text) ? 2 : 1;
+        if (SHELL_FLAG[name]?.test(text)) shell = true;
+        i += options.has(text) || clusterTakesValue(text, options) ? 2 : 1;
       } else if (operands > 0) {
         operands--;
         i++;
       } else break;
     }
     current = current.slice(i);
+    if (current.length === 0 && shell) current = [{ text: 'sh', dynamic: false }];
   }
   return runnerArgv === undefined ? { argv: current } : { argv: current, runnerArgv };
+}
+
+/** Options that make a wrapper start a shell when no command follows: `sudo -s`, `sudo -iu root`, `doas -s`. */
+const SHELL_FLAG: Record<string, RegExp> = {
+  sudo: /^(?:-[A-Za-z]*[si][A-Za-z]*|--shell|--login)$/,
+  doas: /^-[A-Za-z]*s[A-Za-z]*$/,
+};
+
+/**
+ * A bundle of short options whose last letter takes a value (`-iu root`, `-Eu root`): the value
+ * is the next word, as getopt reads it. A letter that takes a value mid-bundle takes the rest.
+ */
+function clusterTakesValue(text: string, options: ReadonlySet<string>): boolean {
+  if (!/^-[A-Za-z]{2,}$/.test(text)) return false;
+  for (let j = 1; j < text.length; j++) if (options.has(`-${text[j]}`)) return j === text.length - 1;
+  return false;
 }
 
 function judgeCommand(words: Field[], walk: Walk, stdin?: Stream): Stream | undefined {
@@ -1690,6 +1746,7 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
   if (name === 'mv') judgeMove(args, walk);
   if (name === 'rsync') judgeRsyncDelete(args, walk);
   rememberSecretCopies(name, args, walk);
+  if (name === 'crontab') judgeCrontab(args, walk, stdin);
   if (SHELLS.has(name)) return judgeShell(name, args, walk, stdin);
   if (name === 'eval') {
     const script: Field = {
