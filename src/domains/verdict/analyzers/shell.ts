@@ -7,7 +7,7 @@ import {
   judgeArgv as judgeCatalogue,
   judgeWindowsCommandLine,
 } from '../catalogue/index.ts';
-import { windowsGrammar } from '../catalogue/windows-command.ts';
+import { type WebRequest, windowsGrammar } from '../catalogue/windows-command.ts';
 import type { Finding } from '../codes.ts';
 import { DEFAULT_EXECUTION_SETTINGS, type ExecutionSettings } from '../execution.ts';
 import { sensitiveFileKind } from './egress/content.ts';
@@ -3698,15 +3698,19 @@ function analyzeOnce(command: string, options: ShellOptions): Finding[] {
       scope.vars.set(name, { text: value.slice(0, MAX_DECODED), known: true });
     }
   }
+  const egress = options.egress ?? DEFAULT_EGRESS_SETTINGS;
   const walk: Walk = {
     ctx: {
-      egress: options.egress ?? DEFAULT_EGRESS_SETTINGS,
+      egress,
       paths,
       cwd,
       configured: base,
       links: new Map(),
       staged: [],
-      catalogue: options.catalogue ?? DEFAULT_CATALOGUE_CONTEXT,
+      catalogue: {
+        ...(options.catalogue ?? DEFAULT_CATALOGUE_CONTEXT),
+        webRequest: (request) => judgeWebRequest(request, egress, paths),
+      },
       execution: options.execution ?? DEFAULT_EXECUTION_SETTINGS,
       written: new Map(),
     },
@@ -3721,6 +3725,25 @@ function analyzeOnce(command: string, options: ShellOptions): Finding[] {
   parseAndWalk(command, walk, options.fastPaths ?? true);
   judgePowerShellLine(command, walk);
   return walk.findings;
+}
+
+/**
+ * A request a PowerShell web cmdlet would send, judged as curl's would be: the destination, and a
+ * file or literal body it uploads (`Invoke-RestMethod -Uri u -Method Post -InFile .env`).
+ */
+function judgeWebRequest(request: WebRequest, egress: EgressSettings, paths: PathContext): Finding[] {
+  const words: ToolWord[] = [
+    '-X',
+    request.method,
+    ...(request.file !== undefined ? ['-T', request.file] : []),
+    ...(request.body !== undefined ? ['--data', request.body] : []),
+    request.url,
+  ].map((text) => ({ text, dynamic: false }));
+  return judgeNetworkCommand('curl', words, undefined, { egress, paths }).map((finding) => ({
+    ...finding,
+    message: finding.message.replace(/^curl\b/, request.cmdlet),
+    ...(finding.location ? { location: finding.location.replace(/"curl"/, `"${request.cmdlet}"`) } : {}),
+  }));
 }
 
 /**

@@ -19,7 +19,12 @@ import {
 } from './matcher.ts';
 import { linearPattern } from './patterns.ts';
 import { FORMAT_VERSION, type Rule } from './schema.ts';
-import { readWindowsArgv, readWindowsCommandLine, type WindowsReading } from './windows-command.ts';
+import {
+  readWindowsArgv,
+  readWindowsCommandLine,
+  type WebRequest,
+  type WindowsReading,
+} from './windows-command.ts';
 
 /**
  * Names an account never lets an agent delete or force-push, by kind (issue: destructive
@@ -50,6 +55,11 @@ export interface CatalogueContext {
   protected: ProtectedResources;
   /** The account's own rules, already validated; judged after the built-in ones. */
   accountRules: readonly CatalogueRule[];
+  /**
+   * Judges an HTTP request a Windows line would send (`Invoke-RestMethod -InFile .env …`) by the
+   * egress rules, which know the account's trusted hosts; the shell analyzer supplies it.
+   */
+  webRequest?: (request: WebRequest) => Finding[];
 }
 
 export const DEFAULT_CATALOGUE_CONTEXT: CatalogueContext = Object.freeze({
@@ -158,6 +168,7 @@ export function judgeWindowsCommandLine(
 function judgeWindows(reading: WindowsReading, ctx: CatalogueContext): Finding[] {
   const findings = [...reading.findings];
   for (const command of reading.commands) judgeInto(command, ctx, undefined, findings, 0);
+  if (ctx.webRequest) for (const request of reading.requests) findings.push(...ctx.webRequest(request));
   return findings;
 }
 

@@ -30,6 +30,19 @@ export interface WindowsReading {
   /** The commands that would run, canonical argv each, for the catalogue's rules. */
   commands: string[][];
   findings: Finding[];
+  /** HTTP requests the line would make (`Invoke-RestMethod`, `Invoke-WebRequest`), for the egress rules. */
+  requests: WebRequest[];
+}
+
+/** One request a web cmdlet would send: where, how, and what it sends. */
+export interface WebRequest {
+  cmdlet: string;
+  url: string;
+  method: string;
+  /** `-InFile`, or the file `Get-Content` pipes in. */
+  file?: string;
+  /** `-Body` when it is a literal. */
+  body?: string;
 }
 
 /** How deep shells inside shells (`powershell -c "cmd /c …"`) are read. */
@@ -44,6 +57,7 @@ interface State {
   stdin?: string;
   /** `Set-Alias name value` seen so far in the script. */
   aliases: Map<string, string>;
+  requests: WebRequest[];
 }
 
 const SHELLS = new Set(['powershell', 'pwsh', 'cmd']);
@@ -119,6 +133,7 @@ export function readWindowsArgv(
     depth: 0,
     paths,
     aliases: new Map(),
+    requests: [],
     ...(stdin === undefined ? {} : { stdin }),
   };
   if (SHELLS.has(program)) {
@@ -149,14 +164,14 @@ export function readWindowsCommandLine(
 ): WindowsReading | undefined {
   const grammar = windowsGrammar(line);
   if (grammar === undefined) return undefined;
-  const state: State = { commands: [], findings: [], depth: 0, paths, aliases: new Map() };
+  const state: State = { commands: [], findings: [], depth: 0, paths, aliases: new Map(), requests: [] };
   if (grammar === 'powershell') readPowerShellScript(line, state);
   else readCmdLine(line, state);
   return reading(state);
 }
 
 function reading(state: State): WindowsReading {
-  return { commands: state.commands, findings: state.findings };
+  return { commands: state.commands, findings: state.findings, requests: state.requests };
 }
 
 /** Which grammar a raw line is written in, judged from its first word; undefined: not Windows. */
@@ -686,9 +701,46 @@ function judgeStatement(statement: PsStatement, state: State): void {
     case 'Remove-Item':
       judgeRemoveItem(bound.named, statement, state);
       return;
+    case 'Invoke-WebRequest':
+    case 'Invoke-RestMethod':
+      rememberWebRequest(cmdlet, bound.named, statement, state);
+      return;
     default:
       return;
   }
+}
+
+/** Cmdlets whose output is a file's content when they head a pipeline: `Get-Content .env | irm …`. */
+const FILE_READERS = new Set(['Get-Content']);
+
+/**
+ * `Invoke-RestMethod -Uri u -Method Post -InFile .env`, `Get-Content .env | Invoke-RestMethod u
+ * -Method Post`: what the request sends and where, for the same egress rules as curl's.
+ */
+function rememberWebRequest(
+  cmdlet: string,
+  named: ReadonlyMap<string, string[]>,
+  statement: PsStatement,
+  state: State,
+): void {
+  const url = named.get('Uri')?.[0];
+  if (url === undefined || state.requests.length >= 32) return;
+  const body = named.get('Body')?.[0];
+  let file = named.get('InFile')?.[0];
+  const source = statement.pipedFrom;
+  const [head, ...args] = source?.words ?? [];
+  if (file === undefined && head?.bare && FILE_READERS.has(cmdletName(head.text) ?? '')) {
+    file = args.find((word) => !(word.bare && /^-/.test(word.text)))?.text;
+  }
+  state.requests.push({
+    cmdlet,
+    url,
+    method: (
+      named.get('Method')?.[0] ?? (file !== undefined || body !== undefined ? 'POST' : 'GET')
+    ).toUpperCase(),
+    ...(file !== undefined ? { file } : {}),
+    ...(body !== undefined ? { body } : {}),
+  });
 }
 
 /**
