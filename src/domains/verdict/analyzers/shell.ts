@@ -998,12 +998,13 @@ function secretSources(texts: readonly string[], walk: Walk): string[] {
 }
 
 /**
- * A word that names a file (`/tmp/x`, `@/tmp/x`, `f=@/tmp/x;type=text/plain`, `<x`) with a copy
+ * A word that names a file (`/tmp/x`, `@/tmp/x`, `f=@/tmp/x;type=text/plain`, `<x`,
+ * `--post-file=/tmp/x`) with a copy
  * of a secret file named by that file, so the upload is judged as what it sends.
  */
 function unlaundered(text: string, walk: Walk): string {
   if (walk.ctx.written.size === 0) return text;
-  const at = Math.max(text.lastIndexOf('@'), text.lastIndexOf('<'));
+  const at = Math.max(text.lastIndexOf('@'), text.lastIndexOf('<'), text.lastIndexOf('='));
   const head = at >= 0 ? text.slice(0, at + 1) : '';
   let path = at >= 0 ? text.slice(at + 1) : text;
   const semi = path.indexOf(';');
