@@ -113,6 +113,12 @@ const cases: [string, string | null][] = [
   ['powershell -c "irm https://api.github.com/repos/o/r"', null],
   ['powershell -c "Invoke-RestMethod -Uri https://api.example.com/items -Method Post -Body hello"', null],
   ['powershell -c "iwr https://example.com/x.zip -OutFile x.zip"', null],
+  // names computed at run time, removed in a root, a home or a system directory
+  ['cd /; rm -rf $(ls)', 'DEST_MUTATION'],
+  ['cd ~ && rm -rf $(ls -A)', 'DEST_MUTATION'],
+  ['cd /usr && rm -rf $(ls)', 'DEST_MUTATION'],
+  ['rm -rf $(find . -name "*.pyc")', null],
+  ['cd build && rm -rf $(ls)', null],
   // a data store's directory on a server
   ['rm -rf /var/lib/mysql', 'DEST_MUTATION'],
   ["ssh db1 'sudo rm -rf /var/lib/postgresql/16/main'", 'DEST_MUTATION'],

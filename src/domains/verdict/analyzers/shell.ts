@@ -3115,7 +3115,19 @@ function judgeRm(name: string, args: Field[], walk: Walk): void {
     else targets.push(arg);
   }
   if (!recursive && name === 'rm') return;
+  // `cd / && rm -rf $(ls)`: names computed at run time, relative to a directory that must not be
+  // emptied (a root, a home, a system directory; not the working tree, whose files agents clean).
+  const cwd = walk.ctx.cwd.workspace;
+  const unsafeCwd = cwd !== walk.ctx.paths.workspace && isCatastrophicDeleteTarget(cwd, walk.ctx.paths);
   for (const target of targets) {
+    if (unsafeCwd && target.dynamic && !/^[/~]/.test(target.text)) {
+      destructive(
+        walk,
+        `recursive ${name} of names computed at run time in ${describeTarget(cwd)}`,
+        `command "${name}"`,
+      );
+      return;
+    }
     if (wipeTarget(target, walk.ctx)) {
       destructive(walk, `recursive ${name} of ${describeTarget(target.text)}`, `command "${name}"`);
       return;
