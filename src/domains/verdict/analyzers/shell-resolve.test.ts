@@ -113,6 +113,14 @@ const cases: [string, string | null][] = [
   ['powershell -c "irm https://api.github.com/repos/o/r"', null],
   ['powershell -c "Invoke-RestMethod -Uri https://api.example.com/items -Method Post -Body hello"', null],
   ['powershell -c "iwr https://example.com/x.zip -OutFile x.zip"', null],
+  // a push without a refspec pushes the branch a checkout made current
+  ['git checkout main && git push -f', 'DEST_MUTATION'],
+  ['git switch main; git push --force origin', 'DEST_MUTATION'],
+  ['git checkout -B main origin/dev && git push -f origin', 'DEST_MUTATION'],
+  ['git checkout -b feature && git push -f', null],
+  ['git checkout main && git push', null],
+  ['git checkout main -- file.txt && git push -f', null],
+  ['git checkout main && git push -f origin feature', null],
   // names computed at run time, removed in a root, a home or a system directory
   ['cd /; rm -rf $(ls)', 'DEST_MUTATION'],
   ['cd ~ && rm -rf $(ls -A)', 'DEST_MUTATION'],

@@ -75,6 +75,8 @@ export interface ShellContext {
   links: Map<string, string>;
   /** Files holding secrets that `git add` staged earlier in the command line. */
   staged: string[];
+  /** The branch `git checkout` or `git switch` made current earlier in the command line. */
+  branch?: string;
   /** Descriptors opened for reading earlier in the command line (`exec 3<<<'…'`). */
   fds?: Map<string, Stream>;
   /** The directory stack of `pushd`, most recent first (shared by the walks of one command). */
@@ -1677,6 +1679,7 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
   const runner = unwrapped.runnerArgv?.map((f) => f.text) ?? [];
   // Terraform reads more arguments from TF_CLI_ARGS and TF_CLI_ARGS_<command>.
   if (/^(?:terraform|tofu)$/.test(name)) texts.push(...terraformEnvArgs(texts, walk));
+  if (name === 'git') texts.splice(0, texts.length, ...withCurrentBranch(texts, walk));
   const input = inputFile(name, args, walk, stdin);
   const catalogue = input
     ? judgeCatalogue([name, ...input.rest], walk.ctx.catalogue, input.literal)
@@ -2672,6 +2675,30 @@ function judgeGitStaging(texts: readonly string[], walk: Walk): void {
       'command "git"',
     );
   }
+}
+
+/**
+ * `git checkout main && git push -f`: a push with no refspec pushes the current branch, so the
+ * branch a checkout or switch made current earlier in the command line is the one pushed.
+ * Records checkouts; returns a push's words with that branch added as its refspec.
+ */
+function withCurrentBranch(texts: string[], walk: Walk): string[] {
+  const sub = texts.findIndex((t, k) => !t.startsWith('-') && !/^-[cC]$/.test(texts[k - 1] ?? ''));
+  const verb = texts[sub];
+  const rest = texts.slice(sub + 1);
+  if (verb === 'checkout' || verb === 'switch') {
+    if (rest.includes('--')) return texts;
+    const create = rest.findIndex((t) => /^-[bBcC]$/.test(t) || t === '--orphan');
+    const branch = create >= 0 ? rest[create + 1] : rest.find((t) => !t.startsWith('-'));
+    if (branch !== undefined && !branch.includes('/')) walk.ctx.branch = branch;
+    return texts;
+  }
+  if (verb !== 'push' || walk.ctx.branch === undefined) return texts;
+  const operands = rest.filter(
+    (t, k) => !t.startsWith('-') && !/^(?:-o|--push-option|--repo)$/.test(rest[k - 1] ?? ''),
+  );
+  if (operands.length > 1 || rest.some((t) => /^--(?:all|branches|mirror|tags)$/.test(t))) return texts;
+  return operands.length === 0 ? [...texts, 'origin', walk.ctx.branch] : [...texts, walk.ctx.branch];
 }
 
 /** Mail programs send their standard input and attachments: `mail -s x a@b < .env`. */
