@@ -130,6 +130,24 @@ describe('large payloads', () => {
     expect(code).toBe('DEST_MUTATION');
   });
 
+  it('matches a glob of thousands of wildcards against the privileged files without stalling', () => {
+    // `[^/]*` repeated side by side made the glob's regular expression backtrack for 44 s.
+    for (const command of [
+      `cat /e${'*'.repeat(2000)}x/shadow`,
+      `cat /e${'?*'.repeat(1000)}/shadow`,
+      `cat /${'*s'.repeat(1500)}*/shadow`,
+    ]) {
+      expect(
+        bestOf3(() => evaluateAction({ action: 'shell.exec', payload: { command } })),
+        command.slice(0, 20),
+      ).toBeLessThan(STALL_MS);
+    }
+    expect(
+      evaluateAction({ action: 'shell.exec', payload: { command: `cat /e${'*'.repeat(50)}/shadow` } }).finding
+        ?.code,
+    ).toBe('FILESYSTEM_DENIED');
+  });
+
   it('judges a 1 MB shell script to its last command without stalling', () => {
     const command = `${'echo "$(date) hello" >> log.txt\n'.repeat(Math.ceil(MB / 32))}rm -rf /`;
     let code: string | undefined;

@@ -3109,6 +3109,11 @@ function globMatchesPrivileged(normalized: string, ctx: ShellContext): string | 
   const last = segments.findLast((part) => part !== '');
   if (last === undefined || /^[*?]+$/.test(last)) return undefined;
   const source = segments
+    // `**`, `?*?*`: one run of wildcards is its `?`s then at most one `*`, the same set of names,
+    // so the pattern below never holds two unbounded repeats side by side (no backtracking blow-up).
+    .map((part) =>
+      part.replace(/[*?]{2,}/g, (run) => (run.includes('*') ? `${'?'.repeat(run.split('?').length - 1)}*` : run)),
+    )
     .map(
       (part) =>
         // A wildcard that opens a name does not match a leading dot (bash without dotglob).
