@@ -163,9 +163,18 @@ function canonicalHost(rawHost: string): string {
 }
 
 /** Judges a host name (IDN in punycode or Unicode) against the egress policy. */
+/** DNS names are at most 253 characters; a raw host this long cannot canonicalise to one (9 bytes a character, percent-encoded). */
+const MAX_HOST_CHARS = 253;
+const MAX_RAW_HOST_CHARS = 9 * MAX_HOST_CHARS;
+
 export function analyzeHost(rawHost: string, settings: EgressSettings = DEFAULT_EGRESS_SETTINGS): Finding[] {
+  // Checked before any normalisation, whose cost grows with the name: a name no resolver accepts
+  // reaches nobody, and an analyzer handed one must not spend seconds on it.
+  if (rawHost.length > MAX_RAW_HOST_CHARS)
+    return blockHost(`host ${safeHost(rawHost)}`, 'not a host name: too long');
   const host = canonicalHost(rawHost);
   const location = `host ${safeHost(host)}`;
+  if (host.length > MAX_HOST_CHARS) return blockHost(location, 'not a host name: longer than 253 characters');
   if (host === '') return blockHost(location, 'empty host');
   const ip = ipFinding(host);
   if (ip !== undefined) return blockHost(location, ip);

@@ -48,6 +48,18 @@ const splitBraces = (syntax as unknown as { SplitBraces(word: ShNode): ShNode })
 const PARSE_LIMIT = 32 * 1024;
 /** Characters handed to the parser in one analysis, nested scripts included. */
 const PARSE_BUDGET = 256 * 1024;
+/**
+ * Backquotes in one script handed to the parser. Each pair is a nested parse and walk in the
+ * parser's runtime, at about 0.1 ms: 15,000 of them (30 KB) held the event loop 1.7 s. Past this,
+ * the linear reader judges the script, as past PARSE_LIMIT.
+ */
+const MAX_BACKQUOTES = 512;
+
+function backquotes(script: string): number {
+  let n = 0;
+  for (let at = script.indexOf('`'); at >= 0 && n <= MAX_BACKQUOTES; at = script.indexOf('`', at + 1)) n++;
+  return n;
+}
 /** How deep `bash -c`, `eval`, decoders, functions and inline interpreters may nest. */
 const MAX_DEPTH = 8;
 /** Simple commands judged in one analysis (loops and functions are walked again per item). */
@@ -3112,7 +3124,9 @@ function globMatchesPrivileged(normalized: string, ctx: ShellContext): string | 
     // `**`, `?*?*`: one run of wildcards is its `?`s then at most one `*`, the same set of names,
     // so the pattern below never holds two unbounded repeats side by side (no backtracking blow-up).
     .map((part) =>
-      part.replace(/[*?]{2,}/g, (run) => (run.includes('*') ? `${'?'.repeat(run.split('?').length - 1)}*` : run)),
+      part.replace(/[*?]{2,}/g, (run) =>
+        run.includes('*') ? `${'?'.repeat(run.split('?').length - 1)}*` : run,
+      ),
     )
     .map(
       (part) =>
@@ -3439,7 +3453,11 @@ function parseAndWalk(script: string, walk: Walk, fastPaths = true): void {
     walkSplit(script, walk);
     return;
   }
-  if (script.length <= PARSE_LIMIT && walk.budget.parsed + script.length <= PARSE_BUDGET) {
+  if (
+    script.length <= PARSE_LIMIT &&
+    walk.budget.parsed + script.length <= PARSE_BUDGET &&
+    backquotes(script) <= MAX_BACKQUOTES
+  ) {
     const simple = fastPaths ? readSimpleScript(script) : undefined;
     if (simple !== undefined) {
       walkSimple(simple, walk);
@@ -3525,7 +3543,13 @@ function walkSplit(script: string, walk: Walk, unresolved = false): void {
   let output: Stream | undefined;
   // Nothing is resolved here, so the same text judges the same: each distinct command once.
   const seen = new Set<string>();
-  for (const { raw, pipedIn } of splitCommands(script)) {
+  for (const { raw, pipedIn, substitution } of splitCommands(script)) {
+    // Past the parser, a substitution's output is unknown: as the command's name, or as an
+    // argument of a program that acts on what its arguments name, it is opaque.
+    if (unresolved && substitution !== undefined && substitutionIsOpaque(raw, substitution.attached)) {
+      opaque(walk, `${describeSubstituted(raw)}, in a script the parser could not take`);
+    }
+    if (raw === '') continue;
     const key = pipedIn ? `|${raw}` : raw;
     // A filter's output depends on its input: `base64 -d | base64 -d` decodes twice.
     const fresh = pipedIn && output?.literal !== undefined;
@@ -3562,6 +3586,31 @@ function walkSplit(script: string, walk: Walk, unresolved = false): void {
   }
 }
 
+/** Programs whose arguments name what they act on: an unknown argument may name anything. */
+const ACTS_ON_ARGUMENTS =
+  /^(?:rm|rmdir|unlink|shred|wipe|srm|dd|mkfs(?:\.\w+)?|mkswap|wipefs|chmod|chown|chgrp|chattr|mv|cp|ln|install|truncate|find|xargs|kill|pkill|killall|curl|wget|nc|ncat|netcat|socat|scp|sftp|rsync|ssh|sh|bash|zsh|dash|ksh|eval|exec|source|\.|python\d*(?:\.\d+)?|perl|ruby|node|php|psql|mysql|sqlite3|redis-cli|mongosh|kubectl|helm|terraform|docker|podman|aws|gcloud|az|gsutil|git|crontab|systemctl|iptables)$/;
+const WRAPPER_WORDS =
+  /^(?:sudo|doas|env|nice|nohup|timeout|command|builtin|stdbuf|setsid|time|-\S*|\d+[smhd]?)$/;
+
+/** Whether a command cut at a substitution gets a word the analysis must know to judge it. */
+function substitutionIsOpaque(raw: string, attached: boolean): boolean {
+  const words = tokenize(raw).map((w) => w.text);
+  let k = 0;
+  while (k < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[k]!)) k++;
+  // `X=$(…)`: a value for a variable, unknown from here on (the reader marks it so).
+  if (k === words.length) return !(attached && k > 0);
+  while (k < words.length - 1 && WRAPPER_WORDS.test(words[k]!)) k++;
+  const name = baseName(words[k] ?? '');
+  return ACTS_ON_ARGUMENTS.test(name);
+}
+
+function describeSubstituted(raw: string): string {
+  const shown = raw.length > 60 ? `${raw.slice(0, 57)}...` : raw;
+  return raw === ''
+    ? 'a command substitution names the command'
+    : `"${shown} $(…)" takes a word from a command substitution`;
+}
+
 const QUOTE_SINGLE = 39;
 const QUOTE_DOUBLE = 34;
 const BACKSLASH = 92;
@@ -3574,16 +3623,30 @@ const PIPE = 124;
  * `$(`: the fallback for scripts the parser rejects or that are too large for it. It slices the
  * script and allocates nothing per character, so a megabyte costs a few milliseconds.
  */
-function splitCommands(script: string): { raw: string; pipedIn: boolean }[] {
-  const commands: { raw: string; pipedIn: boolean }[] = [];
+interface SplitCommand {
+  raw: string;
+  pipedIn: boolean;
+  /**
+   * The command was cut where a command substitution opens (`$(`, an opening back-tick): its
+   * output is a word of this command. `attached`: it continues the last word (`X=$(…)`,
+   * `--file=$(…)`); otherwise it is a word of its own, the command's name when nothing precedes it.
+   */
+  substitution?: { attached: boolean };
+}
+
+function splitCommands(script: string): SplitCommand[] {
+  const commands: SplitCommand[] = [];
   let start = 0;
   let pipedIn = false;
   let wordStart = true;
+  let inBackquote = false;
   // One helper object, not a closure per call: the loader names closures at a cost.
   const at = {
-    end(stop: number, skip: number, pipe: boolean) {
+    end(stop: number, skip: number, pipe: boolean, opens = false) {
       const raw = script.slice(start, stop).trim();
-      if (raw !== '') commands.push({ raw, pipedIn });
+      const substitution = opens ? { attached: stop > start && !/\s/.test(script[stop - 1]!) } : undefined;
+      if (raw !== '' || substitution !== undefined)
+        commands.push(substitution ? { raw, pipedIn, substitution } : { raw, pipedIn });
       if (raw !== '' || !pipe) pipedIn = pipe;
       start = stop + skip;
       wordStart = true;
@@ -3607,10 +3670,13 @@ function splitCommands(script: string): { raw: string; pipedIn: boolean }[] {
       wordStart = true;
     } else if (c === PIPE && script.charCodeAt(i + 1) !== PIPE && script.charCodeAt(i - 1) !== PIPE) {
       at.end(i, 1, true);
-    } else if (c === 59 || c === 38 || c === PIPE || c === 10 || c === 40 || c === 41 || c === 96) {
+    } else if (c === 96) {
+      at.end(i, 1, false, !inBackquote);
+      inBackquote = !inBackquote;
+    } else if (c === 59 || c === 38 || c === PIPE || c === 10 || c === 40 || c === 41) {
       at.end(i, 1, false);
     } else if (c === DOLLAR && script.charCodeAt(i + 1) === 40) {
-      at.end(i, 2, false);
+      at.end(i, 2, false, script.charCodeAt(i + 2) !== 40);
       i++;
     } else {
       wordStart = false;
@@ -3657,7 +3723,9 @@ function tokenize(raw: string): { text: string; dynamic: boolean }[] {
 export function splitWords(
   script: string,
 ): { words: { text: string; dynamic: boolean }[]; pipedIn: boolean }[] {
-  return splitCommands(script).map(({ raw, pipedIn }) => ({ words: tokenize(raw), pipedIn }));
+  return splitCommands(script)
+    .filter(({ raw }) => raw !== '')
+    .map(({ raw, pipedIn }) => ({ words: tokenize(raw), pipedIn }));
 }
 
 type ShellOptions = {
