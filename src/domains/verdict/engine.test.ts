@@ -148,6 +148,28 @@ describe('large payloads', () => {
     ).toBe('FILESYSTEM_DENIED');
   });
 
+  it('judges operator runs, back-tick floods and overlong host names without stalling', () => {
+    // Each held the event loop for seconds: libpg-query's operator lexer (3 s), the shell
+    // parser's runtime on 15,000 back-ticks (1.7 s), host canonicalisation of 60,000 dots (7.8 s).
+    const payloads: [string, Record<string, unknown>][] = [
+      ['db.query', { sql: `SELECT ${'+'.repeat(60_000)}`, dialect: 'postgres' }],
+      ['db.query', { sql: `SELECT 1 ${'-+'.repeat(30_000)} 1; DROP TABLE users`, dialect: 'postgres' }],
+      ['shell.exec', { command: `echo ${'a`'.repeat(15_000)}` }],
+      ['http.request', { url: `https://a${'.'.repeat(60_000)}.com/`, method: 'GET' }],
+    ];
+    for (const [action, payload] of payloads)
+      expect(
+        bestOf3(() => evaluateAction({ action, payload })),
+        action,
+      ).toBeLessThan(STALL_MS);
+    expect(evaluateAction({ action: 'db.query', payload: payloads[1]![1] }).finding?.code).toBe(
+      'DEST_MUTATION',
+    );
+    expect(evaluateAction({ action: 'http.request', payload: payloads[3]![1] }).finding?.code).toBe(
+      'EXFILTRATION_BLOCKED',
+    );
+  });
+
   it('judges a 1 MB shell script to its last command without stalling', () => {
     const command = `${'echo "$(date) hello" >> log.txt\n'.repeat(Math.ceil(MB / 32))}rm -rf /`;
     let code: string | undefined;
