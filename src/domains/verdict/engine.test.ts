@@ -150,11 +150,14 @@ describe('large payloads', () => {
 
   it('judges operator runs, back-tick floods and overlong host names without stalling', () => {
     // Each held the event loop for seconds: libpg-query's operator lexer (3 s), the shell
-    // parser's runtime on 15,000 back-ticks (1.7 s), host canonicalisation of 60,000 dots (7.8 s).
+    // parser's runtime on 15,000 back-ticks (1.7 s), host canonicalisation of 60,000 dots (7.8 s),
+    // URLs looked for in 60 KB of inline code (2 s).
     const payloads: [string, Record<string, unknown>][] = [
       ['db.query', { sql: `SELECT ${'+'.repeat(60_000)}`, dialect: 'postgres' }],
       ['db.query', { sql: `SELECT 1 ${'-+'.repeat(30_000)} 1; DROP TABLE users`, dialect: 'postgres' }],
       ['shell.exec', { command: `echo ${'a`'.repeat(15_000)}` }],
+      // A URL's scheme was read as any run of letters, dots and dashes: quadratic on `a.a.a.…`.
+      ['shell.exec', { command: `python3 -c "${'a.'.repeat(30_000)}"` }],
       ['http.request', { url: `https://a${'.'.repeat(60_000)}.com/`, method: 'GET' }],
     ];
     for (const [action, payload] of payloads)

@@ -164,7 +164,7 @@ const HEX_DECODED_EVAL = new RegExp(
 
 const LITERAL_EVAL = new RegExp(String.raw`\b(exec|eval)\s*\(\s*${STRING}\s*[,)]`, 'g');
 
-const URL_IN_CODE = /\b[a-z][a-z0-9+.-]*:\/\/[^\s'"`)]+/gi;
+const URL_IN_CODE = /\b[a-z][a-z0-9+.-]{0,31}:\/\/[^\s'"`)]+/gi;
 
 /**
  * Calls that send data out rather than only fetch: a POST, PUT or PATCH (`requests.post`,
