@@ -168,7 +168,7 @@ describe('large payloads', () => {
     expect(evaluateAction({ action: 'db.query', payload: payloads[1]![1] }).finding?.code).toBe(
       'DEST_MUTATION',
     );
-    expect(evaluateAction({ action: 'http.request', payload: payloads[3]![1] }).finding?.code).toBe(
+    expect(evaluateAction({ action: 'http.request', payload: payloads[4]![1] }).finding?.code).toBe(
       'EXFILTRATION_BLOCKED',
     );
   });
