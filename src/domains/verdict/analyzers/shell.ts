@@ -1064,11 +1064,26 @@ function rememberSecretCopies(name: string, args: Field[], walk: Walk): void {
   const texts = args.map((a) => a.text);
   let target: string | undefined;
   let sources: string[] = [];
-  if (/^(?:cp|mv|install|ln)$/.test(name)) {
+  if (/^(?:cp|mv|install|ln|rsync)$/.test(name)) {
     const operands = texts.filter((t) => !t.startsWith('-'));
     if (operands.length < 2) return;
     target = operands[operands.length - 1]!;
+    // `rsync .env host:` is an upload, judged as one; only a local copy is remembered.
+    if (name === 'rsync' && /^[^/]*:/.test(target)) return;
     sources = operands.slice(0, -1);
+  } else if (name === 'dd') {
+    target = texts.find((t) => t.startsWith('of='))?.slice(3);
+    const source = texts.find((t) => t.startsWith('if='))?.slice(3);
+    sources = source === undefined ? [] : [source];
+  } else if (name === 'openssl' || name === 'gpg' || name === 'gpg2' || name === 'age') {
+    // `openssl enc -in .env -out x`, `gpg -c -o x .env`, `age -r key -o x .env`: the file encrypted.
+    const value = (flags: RegExp) => {
+      const at = texts.findIndex((t) => flags.test(t));
+      return at < 0 ? undefined : texts[at + 1];
+    };
+    target = name === 'openssl' ? value(/^-out$/) : value(/^(?:-o|--output)$/);
+    const source = name === 'openssl' ? value(/^-in$/) : texts[texts.length - 1];
+    sources = source === undefined || source === target ? [] : [source];
   } else {
     const archive = archiveOf(name, texts);
     if (archive === undefined) return;
@@ -1076,7 +1091,7 @@ function rememberSecretCopies(name: string, args: Field[], walk: Walk): void {
     sources = archive.sources;
   }
   const secrets = secretSources(sources, walk);
-  if (secrets.length > 0)
+  if (target !== undefined && secrets.length > 0)
     remember(walk, target, { unknown: `a copy of ${secrets.join(' ')}`, files: secrets });
 }
 
@@ -2353,6 +2368,9 @@ function runInlineCode(code: Field, language: ReturnType<typeof languageOf>, wal
     },
     forkBomb() {
       destructive(walk, 'fork bomb', 'inline code');
+    },
+    copyOf(path) {
+      return carriedSecrets(path, walk)[0];
     },
     sends(what, urls) {
       // No URL in the code: the destination is built at run time, so no account trusts it.

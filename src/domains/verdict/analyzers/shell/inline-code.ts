@@ -32,6 +32,8 @@ export interface InlineCodeHooks {
    * destinations it may send to (none: built at run time).
    */
   sends(what: string, urls: string[]): void;
+  /** The secret file a path holds when it is a copy made earlier in the command line (`cp .env /tmp/x`). */
+  copyOf?(path: string): string | undefined;
 }
 
 /** Inline code longer than this is not searched; see the verdict README "Budgets". */
@@ -407,10 +409,13 @@ export function analyzeInlineCode(source: string, language: InlineLanguage, hook
   for (const text of literals) hooks.path(text);
   if (SEND_CALL.test(code)) {
     // What a curl upload of the same file or of `env` would be: the same rule for the same data.
-    const file = literals.find((text) => !text.includes('://') && sensitiveFileKind(text) !== undefined);
+    const file = literals
+      .filter((text) => !text.includes('://'))
+      .map((text) => (sensitiveFileKind(text) !== undefined ? text : hooks.copyOf?.(text)))
+      .find((text) => text !== undefined);
     if (file !== undefined) {
       const base = file.slice(file.lastIndexOf('/') + 1).slice(0, 60);
-      hooks.sends(`${base} (a ${sensitiveFileKind(file)})`, urls);
+      hooks.sends(`${base} (a ${sensitiveFileKind(file) ?? 'file that holds secrets or bulk data'})`, urls);
     } else if (WHOLE_ENVIRONMENT.test(code)) hooks.sends('the environment (its secrets)', urls);
   }
 }
