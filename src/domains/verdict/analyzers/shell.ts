@@ -1886,6 +1886,24 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
     }
     return undefined;
   }
+  if ((name === 'mapfile' || name === 'readarray') && stdin?.literal !== undefined) {
+    // `mapfile -t a <<< $'rm\n-rf\n/'`: one element a line (or a -d delimiter), as an array.
+    const valued = new Set(['-d', '-n', '-O', '-s', '-u', '-C', '-c']);
+    let delimiter = '\n';
+    let target = 'MAPFILE';
+    for (let i = 0; i < args.length; i++) {
+      const text = args[i]!.text;
+      if (text === '-d') delimiter = args[i + 1]?.text || '\0';
+      if (valued.has(text)) i++;
+      else if (!text.startsWith('-') && /^[A-Za-z_]\w*$/.test(text)) target = text;
+    }
+    const strip = args.some((a) => /^-[a-zA-Z]*t/.test(a.text));
+    const parts = stdin.literal.split(delimiter);
+    if (parts[parts.length - 1] === '') parts.pop();
+    const items = parts.slice(0, MAX_ITEMS * 8).map((p) => (strip ? p : p + delimiter));
+    assign(walk, target, { text: items.join(' '), known: true, array: true, items });
+    return undefined;
+  }
   if (name === 'read' || name === 'mapfile' || name === 'readarray') {
     for (const arg of args)
       if (/^[A-Za-z_]\w*$/.test(arg.text))
