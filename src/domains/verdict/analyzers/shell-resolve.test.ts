@@ -37,9 +37,9 @@ const cases: [string, string | null][] = [
   ['cmd=(rm -rf /usr); "${cmd[@]}"', 'DEST_MUTATION'],
   ['printf -v c %s rm; $c -rf /usr', 'DEST_MUTATION'],
   ['read -r c <<< rm; $c -rf /usr', 'DEST_MUTATION'],
-  ["mapfile -t a <<< $'rm\\n-rf\\n/usr'; \"${a[@]}\"", 'DEST_MUTATION'],
-  ["readarray -t a <<< $'rm\\n-rf\\n/usr'; \"${a[@]}\"", 'DEST_MUTATION'],
-  ["mapfile -t a <<< $'ls\\n-la'; \"${a[@]}\"", null],
+  ['mapfile -t a <<< $\'rm\\n-rf\\n/usr\'; "${a[@]}"', 'DEST_MUTATION'],
+  ['readarray -t a <<< $\'rm\\n-rf\\n/usr\'; "${a[@]}"', 'DEST_MUTATION'],
+  ['mapfile -t a <<< $\'ls\\n-la\'; "${a[@]}"', null],
   ['for d in / ; do rm -rf "$d"; done', 'DEST_MUTATION'],
   ['for d in build dist; do rm -rf "$d"; done', null],
   // quotes, escapes, brace expansion, aliases, functions
