@@ -86,6 +86,16 @@ describe('control flow and dynamic SQL', () => {
     ['SELECT 1\nGO\nDROP TABLE t', 'mssql', 'DEST_MUTATION'],
     ['CREATE PROCEDURE p AS BEGIN DROP TABLE t END', 'mssql', 'DEST_MUTATION'],
     ['DROP/**/TABLE/**/t', 'mssql', 'DEST_MUTATION'],
+    // The MySQL client's DELIMITER: a body holding `;`, its statements as the client sends them.
+    ['DELIMITER $$ CREATE PROCEDURE p() BEGIN DROP TABLE t; END $$', 'mysql', 'DEST_MUTATION'],
+    [
+      'DELIMITER //\nCREATE PROCEDURE p() BEGIN DELETE FROM t; END //\nDELIMITER ;\nCALL p();',
+      'mysql',
+      'DEST_MUTATION',
+    ],
+    ['DELIMITER $$ CREATE PROCEDURE p() BEGIN DROP TABLE t; END $$', undefined, 'DEST_MUTATION'],
+    ['SELECT 1; DELIMITER $$ SELECT 2 $$', 'mysql', null],
+    ["SELECT 'delimiter $$'", 'mysql', null],
     // Two words to every dialect: a syntax error, nothing runs.
     ['DR/**/OP TABLE t', 'mssql', null],
     ['dRoP tAbLe t', 'mssql', 'DEST_MUTATION'],

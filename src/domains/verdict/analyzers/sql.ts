@@ -77,6 +77,25 @@ function hasLongOperatorRun(sql: string): boolean {
   return false;
 }
 
+/**
+ * The MySQL client's `DELIMITER $$`: a client command, not SQL, that makes `$$` end statements
+ * until the next one, so a procedure body may hold `;`. The batch is read as the client would
+ * send it: each directive removed and its delimiter turned back into `;`. (A delimiter inside a
+ * string literal is taken as one too: splitting more only judges more.)
+ */
+function withoutClientDelimiters(sql: string, dialect: SqlDialect | undefined): string {
+  if (!(dialect === undefined || dialect === 'mysql' || dialect === 'mariadb') || !/\bdelimiter\b/i.test(sql))
+    return sql;
+  const parts = sql.split(/(?:^|(?<=[\n;]))[ \t]*delimiter[ \t]+(\S{1,16})/i);
+  let out = parts[0]!;
+  for (let i = 1; i + 1 < parts.length; i += 2) {
+    const delimiter = parts[i]!;
+    const text = parts[i + 1]!;
+    out += `;\n${delimiter === ';' ? text : text.split(delimiter).join(';\n')}`;
+  }
+  return out;
+}
+
 interface Run {
   resolvedChars: number;
   tempTables: Set<string>;
@@ -88,7 +107,7 @@ function judgeBatch(
   depth: number,
   run: Run,
 ): (StatementJudgement | undefined)[] {
-  const sql = unwrapExecutableComments(raw, dialect);
+  const sql = unwrapExecutableComments(withoutClientDelimiters(raw, dialect), dialect);
   const ctx: SqlContext = {
     dialect,
     vars: new Map(),
