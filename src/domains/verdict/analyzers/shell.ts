@@ -2610,6 +2610,24 @@ function judgeNetwork(name: string, args: Field[], walk: Walk, stdin?: Stream): 
   ) {
     reverseShell(walk, `${name} runs a program for the other end`);
   }
+  // `ssh -R 8080:localhost:22 host`: a port on the remote host that leads into this machine.
+  if (
+    name === 'ssh' &&
+    texts.some((t) => /^-[A-Za-z]*R/.test(t)) &&
+    !sendsOnlyToTrusted(
+      texts.filter(
+        (t, k) => !/^-[A-Za-z]*[RLDpilFoOJbcEeImQSW]$/.test(texts[k - 1] ?? '') && !t.startsWith('-'),
+      ),
+      walk.ctx.egress,
+    )
+  ) {
+    push(
+      walk,
+      'EXFILTRATION_BLOCKED',
+      'ssh -R opens a port on a host the account does not trust that leads into this machine',
+      'command "ssh"',
+    );
+  }
   const sensitive = stdin?.sensitive ?? args.find((a) => a.sensitive)?.sensitive;
   if (sensitive !== undefined && !sendsOnlyToTrusted(texts, walk.ctx.egress)) {
     push(
