@@ -1445,6 +1445,61 @@ const WRAPPERS: Record<string, Set<string>> = lookupTable({
   toybox: new Set(),
   nocache: new Set(),
   trickle: new Set(['-u', '-d', '-w', '-t', '-l', '-n']),
+  // Container init processes, privilege droppers, resource and profiling wrappers.
+  tini: new Set(['-p', '-e']),
+  'dumb-init': new Set(['-r', '--rewrite']),
+  gosu: new Set(),
+  'su-exec': new Set(),
+  setpriv: new Set([
+    '--reuid',
+    '--regid',
+    '--ruid',
+    '--rgid',
+    '--euid',
+    '--egid',
+    '--groups',
+    '--inh-caps',
+    '--ambient-caps',
+    '--bounding-set',
+    '--securebits',
+    '--selinux-label',
+    '--apparmor-profile',
+    '--pdeathsig',
+  ]),
+  'with-contenv': new Set(),
+  'dbus-run-session': new Set(['--config-file', '--dbus-daemon']),
+  cgexec: new Set(['-g']),
+  numactl: new Set([
+    '-N',
+    '-C',
+    '-m',
+    '-p',
+    '-i',
+    '--cpunodebind',
+    '--membind',
+    '--physcpubind',
+    '--interleave',
+    '--preferred',
+  ]),
+  prlimit: new Set(['-p', '--pid']),
+  valgrind: new Set(),
+  perf: new Set([
+    '-e',
+    '-o',
+    '-p',
+    '-t',
+    '-C',
+    '-r',
+    '-G',
+    '-x',
+    '--event',
+    '--output',
+    '--pid',
+    '--tid',
+    '--cpu',
+    '--repeat',
+    '--cgroup',
+  ]),
 });
 /** Package runners, with the subcommand that runs a program ('' when they run it directly). */
 const PACKAGE_RUNNERS: Record<string, string> = lookupTable({
@@ -1464,6 +1519,10 @@ const PACKAGE_RUNNERS: Record<string, string> = lookupTable({
 
 /** Wrappers whose first operands are not the command (timeout's duration, chroot's root…). */
 const WRAPPER_OPERANDS: Record<string, number> = lookupTable({
+  gosu: 1,
+  'su-exec': 1,
+  // `perf stat|record|trace … cmd`: the subcommand, then the command.
+  perf: 1,
   timeout: 1,
   chroot: 1,
   flock: 1,
@@ -1504,6 +1563,49 @@ function unwrap(argv: Field[], walk: Walk): Unwrapped {
         ? { ...current[c]!, text: current[c]!.text.slice(10) }
         : current[c + 1];
       return arg ? { argv: [], script: arg } : { argv: [] };
+    }
+    // `gdb -batch -ex run --args rm -rf /`: the words after --args are the program and its arguments.
+    if (name === 'gdb' || name === 'lldb') {
+      const args = current.findIndex((w) => w.text === '--args' || (name === 'lldb' && w.text === '--'));
+      if (args < 0) return { argv: [] };
+      current = current.slice(args + 1);
+      continue;
+    }
+    // `capsh … -- -c 'cmd'`: what follows `--` goes to /bin/bash.
+    if (name === 'capsh') {
+      const dashes = current.findIndex((w) => w.text === '--');
+      if (dashes < 0) return { argv: [] };
+      current = [{ text: 'bash', dynamic: false }, ...current.slice(dashes + 1)];
+      continue;
+    }
+    // `sg group 'cmd'` (the -c is optional): the word after the group is a command line for sh.
+    if (name === 'sg' && !current.some((w) => w.text === '-c')) {
+      const operands = current.slice(1).filter((w) => !w.text.startsWith('-'));
+      return operands[1] ? { argv: [], script: operands[1] } : { argv: [] };
+    }
+    // `hyperfine 'cmd' …`: each operand, and --prepare, --setup and --cleanup, is a command line.
+    if (name === 'hyperfine') {
+      const scripts: Field[] = [];
+      const valued =
+        /^(?:-w|--warmup|-m|--min-runs|-M|--max-runs|-r|--runs|-n|--command-name|-S|--shell|-o|--output|--export-\w+|--style|--time-unit|--sort|-u)$/;
+      const scriptValued = /^(?:-p|--prepare|-s|--setup|-c|--cleanup|--conclude)$/;
+      for (let k = 1; k < current.length; k++) {
+        const t = current[k]!.text;
+        if (scriptValued.test(t)) scripts.push(current[++k]!);
+        else if (/^(?:-P|--parameter-scan)$/.test(t)) k += 3;
+        else if (/^(?:-L|--parameter-list)$/.test(t)) k += 2;
+        else if (valued.test(t)) k++;
+        else if (!t.startsWith('-')) scripts.push(current[k]!);
+      }
+      const known = scripts.filter((f) => f !== undefined);
+      if (known.length === 0) return { argv: [] };
+      return {
+        argv: [],
+        script: {
+          text: known.map((f) => f.text).join('\n'),
+          dynamic: known.some((f) => f.dynamic),
+        },
+      };
     }
     const takesScript = FLAG_TAKES_ALL_REST[name];
     if (takesScript) {
