@@ -1338,7 +1338,7 @@ const SHELLS = new Set([
   'csh',
 ]);
 const INTERPRETERS =
-  /^(?:python[\d.]*|pypy3?|node|nodejs|deno|bun|ruby|irb|perl[\d.]*|php[\d.]*|lua[\d.]*|luajit|tclsh[\d.]*|wish|expect|Rscript|osascript|jshell|groovy|julia|elixir|iex|erl|escript)$/;
+  /^(?:python[\d.]*|pypy3?|node|nodejs|deno|bun|ruby|irb|perl[\d.]*|php[\d.]*|lua[\d.]*|luajit|tclsh[\d.]*|wish|expect|Rscript|osascript|jshell|groovy|julia|elixir|iex|erl|escript|scala|amm|kotlin|kotlinc|swift)$/;
 const AWKS = /^[gmn]?awk$/;
 
 /** Wrappers that run their argument as a command, with the options that take a value. */

@@ -65,7 +65,7 @@ const BARE_SPAWN = /\b(?:exec|system)\s+((?:(['"])(?:(?!\2)[^\\]|\\.){0,1024}\2\
 
 /** Calls that remove a whole tree. */
 const RECURSIVE_DELETE = new RegExp(
-  String.raw`\b(?:shutil\.rmtree|rmtree|fs\.rm|fs\.rmdir|fs\.promises\.rmdir|remove_tree|rm_rf|rm_r|FileUtils\.rm_rf|FileUtils\.remove_dir|remove_dir_all|rimraf(?:\.sync)?|fs\.rmSync|rmSync|fs\.rmdirSync|rmdirSync|fs\.promises\.rm|fsPromises\.rm|Deno\.removeSync|Deno\.remove|FileUtils\.rm_r)\s*\(\s*(?:(?:os\.path\.expanduser|os\.path\.abspath|File\.expand_path|path\.resolve|Path)\s*\(\s*)?${STRING}`,
+  String.raw`\b(?:shutil\.rmtree|rmtree|fs\.rm|fs\.rmdir|fs\.promises\.rmdir|remove_tree|rm_rf|rm_r|FileUtils\.rm_rf|FileUtils\.remove_dir|remove_dir_all|rimraf(?:\.sync)?|fs\.rmSync|rmSync|fs\.rmdirSync|rmdirSync|fs\.promises\.rm|fsPromises\.rm|Deno\.removeSync|Deno\.remove|FileUtils\.rm_r)\s*\(\s*(?:(?:os\.path\.expanduser|os\.path\.abspath|File\.expand_path|path\.resolve|(?:pathlib\.)?Path)\s*\(\s*)?${STRING}`,
   'g',
 );
 
@@ -87,7 +87,9 @@ const SPAWN_CALL =
   /(?<![\w$])(?:os\.(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?)|subprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|pty\.spawn|commands\.getoutput|(?:child_process\.)?(?:execSync|execFileSync|spawnSync|exec|execFile|spawn)|shell_exec|passthru|proc_open|popen|system|IO\.popen|Open3\.\w+|Kernel\.(?:system|exec|spawn)|Process\.spawn|Bun\.spawn(?:Sync)?|Deno\.run|new\s+Deno\.Command)\s*\(/g;
 
 /** An argument that is a literal (or a list of literals) followed by `,` or `)`. */
-const LITERAL_ARGUMENT = new RegExp(String.raw`^\s*(?:${STRING}|\[\s*(?:${STRING}\s*,?\s*){0,64}\])\s*[,)]`);
+const LITERAL_ARGUMENT = new RegExp(
+  String.raw`^\s*(?:${STRING}|\[\s*(?:${STRING}\s*,?\s*){0,64}\]|qw\s*(?:\([^)]{0,1024}\)|\[[^\]]{0,1024}\]|\{[^}]{0,1024}\}|\/[^/]{0,1024}\/))\s*[,)]`,
+);
 
 /** `'rmt' + 'ree'`, `"a" "b"` (Python), `'a' . 'b'` (Perl, PHP): one literal, as the language reads it. */
 function joinLiterals(code: string): string {
@@ -165,6 +167,20 @@ const HEX_DECODED_EVAL = new RegExp(
 );
 
 const LITERAL_EVAL = new RegExp(String.raw`\b(exec|eval)\s*\(\s*${STRING}\s*[,)]`, 'g');
+
+/** Groovy's `"cmd".execute()`, Scala's `"cmd".!` and `Process("cmd").!!`: a command line run. */
+const STRING_RUN = new RegExp(
+  String.raw`${STRING}\s*\)?\s*\.\s*(?:execute\s*\(|!!?(?![=\w])|lazyLines|lineStream)`,
+  'g',
+);
+/** Swift's `FileManager.default.removeItem(atPath: "/")`: a tree removed. */
+const SWIFT_REMOVE = new RegExp(
+  String.raw`\bremoveItem\s*\(\s*at(?:Path)?\s*:\s*(?:URL\s*\(\s*fileURLWithPath\s*:\s*)?${STRING}`,
+  'g',
+);
+/** Perl's `system qw(rm -rf /)`: a list of words, no shell. */
+const PERL_QW_SPAWN =
+  /\b(?:system|exec)\s*\(?\s*qw\s*(?:\(([^)]{1,1024})\)|\[([^\]]{1,1024})\]|\{([^}]{1,1024})\}|\/([^/]{1,1024})\/)/g;
 
 const URL_IN_CODE = /\b[a-z][a-z0-9+.-]{0,31}:\/\/[^\s'"`)]+/gi;
 
@@ -326,6 +342,11 @@ export function analyzeInlineCode(source: string, language: InlineLanguage, hook
     }
   }
   for (const m of code.matchAll(SHELL_STRING_CALL)) hooks.script(unquote(m, 1), 'inline code');
+  for (const m of code.matchAll(STRING_RUN)) hooks.script(unquote(m, 1), 'inline code');
+  for (const m of code.matchAll(SWIFT_REMOVE)) hooks.recursiveDelete(unquote(m, 1), 'inline code');
+  if (language === 'perl')
+    for (const m of code.matchAll(PERL_QW_SPAWN))
+      hooks.argv((m[1] ?? m[2] ?? m[3] ?? m[4] ?? '').trim().split(/\s+/), 'inline code');
   // `exec("…")` runs a shell command in Ruby, Perl, PHP and child_process; in Python it runs Python.
   const execIsShell = language !== 'python' && (language !== 'node' || /child_process/.test(code));
   for (const m of code.matchAll(LITERAL_EVAL)) {
