@@ -341,6 +341,40 @@ export function analyzeFsPath(
       message: 'recursive delete of the root, a home or a top-level system directory',
       location: `path ${describe(normalized)}`,
     });
+  } else if (access === 'delete' && recursive && /(?:^|\/)\.git\/?$/.test(normalized)) {
+    // As `rm -rf .git` is: the repository's history, which no commit can bring back.
+    findings.push({
+      code: 'DEST_MUTATION',
+      message: "recursive delete of a repository's history (.git)",
+      location: `path ${describe(normalized)}`,
+    });
   }
   return findings;
+}
+
+/**
+ * Files whose content runs later without anyone running them: shell start-up files, git hooks,
+ * systemd units and desktop autostart entries. What a write puts there is judged as the command
+ * it will be: the scripts whole, the units and entries by their `ExecStart=`/`Exec=` lines.
+ */
+const STARTUP_SCRIPT =
+  /(?:^|\/)(?:\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|\.zlogin|\.kshrc|\.config\/fish\/config\.fish|\.git\/hooks\/[\w.-]+)$/;
+const UNIT_OR_AUTOSTART = /(?:\.service|\.timer|\.desktop)$|\/systemd\/[\w./-]*\.conf$/;
+
+export function autoRunCommands(
+  rawPath: string,
+  content: string,
+  ctx: PathContext = DEFAULT_PATH_CONTEXT,
+): string[] {
+  const normalized = normalizePath(rawPath, ctx);
+  if (STARTUP_SCRIPT.test(normalized)) return [content];
+  if (!UNIT_OR_AUTOSTART.test(normalized)) return [];
+  const commands: string[] = [];
+  for (const m of content.matchAll(
+    /^\s*(?:Exec(?:Start|StartPre|StartPost|Stop|StopPost|Reload|Condition)?)\s*=\s*[-@:+!]*(.+)$/gm,
+  )) {
+    if (commands.length >= 64) break;
+    commands.push(m[1]!.trim());
+  }
+  return commands;
 }
