@@ -185,6 +185,8 @@ describe('large payloads', () => {
       ['db.query', { sql: `SELECT ${'+'.repeat(60_000)}`, dialect: 'postgres' }],
       ['db.query', { sql: `SELECT 1 ${'-+'.repeat(30_000)} 1; DROP TABLE users`, dialect: 'postgres' }],
       ['shell.exec', { command: `echo ${'a`'.repeat(15_000)}` }],
+      // One word of thousands of quoted pieces: 0.76 s in the parser's runtime at 32 KiB.
+      ['shell.exec', { command: `echo '${"'\\''".repeat(8000)}' >> notes.txt` }],
       // A URL's scheme was read as any run of letters, dots and dashes: quadratic on `a.a.a.…`.
       ['shell.exec', { command: `python3 -c "${'a.'.repeat(30_000)}"` }],
       ['http.request', { url: `https://a${'.'.repeat(60_000)}.com/`, method: 'GET' }],
@@ -197,9 +199,12 @@ describe('large payloads', () => {
     expect(evaluateAction({ action: 'db.query', payload: payloads[1]![1] }).finding?.code).toBe(
       'DEST_MUTATION',
     );
-    expect(evaluateAction({ action: 'http.request', payload: payloads[4]![1] }).finding?.code).toBe(
-      'EXFILTRATION_BLOCKED',
-    );
+    expect(
+      evaluateAction({
+        action: 'http.request',
+        payload: payloads.find(([action]) => action === 'http.request')![1],
+      }).finding?.code,
+    ).toBe('EXFILTRATION_BLOCKED');
   });
 
   it('judges a 1 MB shell script to its last command without stalling', () => {

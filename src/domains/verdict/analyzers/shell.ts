@@ -21,6 +21,7 @@ import {
 } from './egress.ts';
 import { judgeNetworkCommand, NETWORK_TOOLS, type ToolInput, type ToolWord } from './network-tools.ts';
 import {
+  autoRunCommands,
   classifyPath,
   DEFAULT_PATH_CONTEXT,
   isCatastrophicDeleteTarget,
@@ -54,10 +55,25 @@ const PARSE_BUDGET = 256 * 1024;
  * the linear reader judges the script, as past PARSE_LIMIT.
  */
 const MAX_BACKQUOTES = 512;
+/**
+ * Quote characters in one script handed to the parser: a word of thousands of quoted pieces
+ * (`'\''` repeated) costs its runtime ~25 µs a character, 0.76 s at 32 KiB. Past this, the linear
+ * reader judges the script.
+ */
+const MAX_QUOTES = 2048;
 
 function backquotes(script: string): number {
   let n = 0;
   for (let at = script.indexOf('`'); at >= 0 && n <= MAX_BACKQUOTES; at = script.indexOf('`', at + 1)) n++;
+  return n;
+}
+
+function quotes(script: string): number {
+  let n = 0;
+  for (let i = 0; i < script.length && n <= MAX_QUOTES; i++) {
+    const c = script.charCodeAt(i);
+    if (c === 39 || c === 34) n++;
+  }
   return n;
 }
 /** How deep `bash -c`, `eval`, decoders, functions and inline interpreters may nest. */
@@ -979,6 +995,7 @@ function remember(walk: Walk, target: string, content: Stream | undefined, appen
   const written = walk.ctx.written;
   if (target === '') return;
   const key = normalizePath(target, walk.ctx.cwd);
+  if (content?.literal !== undefined) judgePlanted(key, content.literal, walk);
   if (!written.has(key) && written.size >= MAX_WRITTEN_FILES) return;
   const before = append ? written.get(key) : undefined;
   const stream: Stream =
@@ -1128,6 +1145,43 @@ function cronCommand(line: string): string | undefined {
   const m = /^(?:@\w+|(?:\S+\s+){4}\S+)\s+(.+)$/.exec(text);
   // `%` ends the command in a crontab line; what follows is its standard input.
   return m ? m[1]!.split(/(?<!\\)%/)[0] : undefined;
+}
+
+/**
+ * `echo 'rm -rf ~' > .git/hooks/pre-commit`, `>> ~/.bashrc`, a unit's `ExecStart=`: text written
+ * to a file that runs later is judged as the command it will be, as `fs.write` of it is. A local
+ * tool's output evaluated there (`eval "$(starship init bash)"`) is ordinary; fetched code is not.
+ */
+let plantedDepth = 0;
+/** Planted files inside planted files judged (a start-up file that writes a hook that…). */
+const MAX_PLANTED_DEPTH = 2;
+
+function judgePlanted(path: string, text: string, walk: Walk): void {
+  if (plantedDepth >= MAX_PLANTED_DEPTH) return;
+  const commands = autoRunCommands(path, text, walk.ctx.paths);
+  if (commands.length === 0) return;
+  const { egress, paths, catalogue, execution } = walk.ctx;
+  const findings: Finding[] = [];
+  plantedDepth++;
+  try {
+    // `env: {}` keeps these out of the per-command memo: their result depends on the depth.
+    for (const command of commands)
+      findings.push(...analyzeShell(command, { egress, paths, catalogue, execution, env: {} }));
+  } finally {
+    plantedDepth--;
+  }
+  for (const finding of findings) {
+    if (
+      finding.code === 'POLICY_VIOLATION' &&
+      finding.location === 'opaque code' &&
+      !/\bfetch/.test(finding.message)
+    )
+      continue;
+    walk.findings.push({
+      ...finding,
+      message: `${finding.message} (written to ${describeTarget(path)}, which runs it later)`,
+    });
+  }
 }
 
 /** What a file written earlier in the command line holds, when it was. */
@@ -3612,7 +3666,8 @@ function parseAndWalk(script: string, walk: Walk, fastPaths = true): void {
   if (
     script.length <= PARSE_LIMIT &&
     walk.budget.parsed + script.length <= PARSE_BUDGET &&
-    backquotes(script) <= MAX_BACKQUOTES
+    backquotes(script) <= MAX_BACKQUOTES &&
+    quotes(script) <= MAX_QUOTES
   ) {
     const simple = fastPaths ? readSimpleScript(script) : undefined;
     if (simple !== undefined) {
