@@ -2,9 +2,9 @@ import type { ValidateFunction } from 'ajv';
 import canonicalize from 'canonicalize';
 import { sha256Hex } from '../../lib/sha256.ts';
 import { analyzeHttpRequest, DEFAULT_EGRESS_SETTINGS, type EgressSettings } from './analyzers/egress.ts';
-import { analyzeFsPath, autoRunCommands, DEFAULT_PATH_CONTEXT, type PathContext } from './analyzers/paths.ts';
+import { analyzeFsPath, DEFAULT_PATH_CONTEXT, type PathContext } from './analyzers/paths.ts';
 import { analyzeEmail } from './analyzers/sensitive-text.ts';
-import { analyzeShell } from './analyzers/shell.ts';
+import { analyzeShell, plantedFindings } from './analyzers/shell.ts';
 import { analyzeSql } from './analyzers/sql.ts';
 import {
   type AgentRespondPayload,
@@ -67,26 +67,12 @@ function analyzeBuiltIn(action: string, payload: unknown, ctx: EvaluateContext):
     case 'fs.read':
       return analyzeFsPath('read', (payload as FsReadPayload).path, false, paths);
     case 'fs.write': {
-      const p = payload as FsWritePayload;
-      const findings = analyzeFsPath('write', p.path, false, paths);
       // `~/.bashrc`, `.git/hooks/pre-commit`, a systemd unit: what is written there runs later.
-      // Start-up files routinely evaluate a local tool's output (`eval "$(starship init bash)"`):
-      // of what cannot be resolved, only code fetched from the network is refused there.
-      for (const command of autoRunCommands(p.path, p.content, paths)) {
-        for (const finding of analyzeShell(command, { egress, paths, catalogue, execution })) {
-          if (
-            finding.code === 'POLICY_VIOLATION' &&
-            finding.location === 'opaque code' &&
-            !/\bfetch/.test(finding.message)
-          )
-            continue;
-          findings.push({
-            ...finding,
-            message: `${finding.message} (written to ${p.path.slice(0, 80)}, which runs it later)`,
-          });
-        }
-      }
-      return findings;
+      const p = payload as FsWritePayload;
+      return [
+        ...analyzeFsPath('write', p.path, false, paths),
+        ...plantedFindings(p.path, p.content, { egress, paths, catalogue, execution }),
+      ];
     }
     case 'fs.delete': {
       const p = payload as FsDeletePayload;

@@ -1156,32 +1156,41 @@ let plantedDepth = 0;
 /** Planted files inside planted files judged (a start-up file that writes a hook that…). */
 const MAX_PLANTED_DEPTH = 2;
 
-function judgePlanted(path: string, text: string, walk: Walk): void {
-  if (plantedDepth >= MAX_PLANTED_DEPTH) return;
-  const commands = autoRunCommands(path, text, walk.ctx.paths);
-  if (commands.length === 0) return;
-  const { egress, paths, catalogue, execution } = walk.ctx;
+/**
+ * Findings for text written to `path` when that file runs later (a git hook, a shell start-up
+ * file, a systemd unit: `autoRunCommands`), as the command it will be. A local tool's output
+ * evaluated there (`eval "$(starship init bash)"`) is ordinary; fetched code is not. `fs.write`
+ * and the shell's own writes (`echo … >> ~/.bashrc`) both come here.
+ */
+export function plantedFindings(
+  path: string,
+  content: string,
+  options: Pick<ShellOptions, 'egress' | 'paths' | 'catalogue' | 'execution'>,
+): Finding[] {
+  if (plantedDepth >= MAX_PLANTED_DEPTH) return [];
+  const commands = autoRunCommands(path, content, options.paths ?? DEFAULT_PATH_CONTEXT);
+  if (commands.length === 0) return [];
   const findings: Finding[] = [];
   plantedDepth++;
   try {
     // `env: {}` keeps these out of the per-command memo: their result depends on the depth.
-    for (const command of commands)
-      findings.push(...analyzeShell(command, { egress, paths, catalogue, execution, env: {} }));
+    for (const command of commands) findings.push(...analyzeShell(command, { ...options, env: {} }));
   } finally {
     plantedDepth--;
   }
-  for (const finding of findings) {
-    if (
-      finding.code === 'POLICY_VIOLATION' &&
-      finding.location === 'opaque code' &&
-      !/\bfetch/.test(finding.message)
+  return findings
+    .filter(
+      (f) => !(f.code === 'POLICY_VIOLATION' && f.location === 'opaque code' && !/\bfetch/.test(f.message)),
     )
-      continue;
-    walk.findings.push({
-      ...finding,
-      message: `${finding.message} (written to ${describeTarget(path)}, which runs it later)`,
-    });
-  }
+    .map((f) => ({
+      ...f,
+      message: `${f.message} (written to ${describeTarget(path)}, which runs it later)`,
+    }));
+}
+
+function judgePlanted(path: string, text: string, walk: Walk): void {
+  const { egress, paths, catalogue, execution } = walk.ctx;
+  walk.findings.push(...plantedFindings(path, text, { egress, paths, catalogue, execution }));
 }
 
 /** What a file written earlier in the command line holds, when it was. */
