@@ -159,8 +159,6 @@ function judgeRun(text: string, at: number, run: string): Candidate | null {
   // A lone initial is more often a sentence's "I" or a list letter than a name.
   if (hi - lo === 1 && words[lo]!.role === 'initial') return null;
   if (lo >= hi) return null;
-  // "Hi Vinicio", "Thanks Lisa": a cue trimmed off the run's start still cues what follows it.
-  if (lo > 0) cue ||= CUE_BEFORE.test(text.slice(Math.max(0, words[lo]!.start - 24), words[lo]!.start));
   const core = words.slice(lo, hi);
   const roles = core.map((w) => w.role);
   if (roles.includes('place')) return null;
