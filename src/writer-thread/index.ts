@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.ts';
+import type { Refusal } from '../db/write-apart.ts';
 import { logThrottle } from '../lib/log-throttle.ts';
 import { WORKER_RESOURCE_LIMITS } from '../lib/worker-limits.ts';
 import type { JobRunner, WriteJob } from './jobs.ts';
@@ -19,13 +20,13 @@ export interface WriterData {
 
 export type WriterRequest = { type: 'run'; id: number; job: WriteJob } | { type: 'close' };
 export type WriterReply =
-  | { type: 'done'; id: number }
+  | { type: 'done'; id: number; refused: Refusal[] }
   | { type: 'failed'; id: number; message: string }
   | { type: 'closed' };
 
 interface Waiting {
   job: WriteJob;
-  resolve: () => void;
+  resolve: (refused: Refusal[]) => void;
   reject: (err: unknown) => void;
 }
 
@@ -34,8 +35,9 @@ export interface WriterThread {
    * Runs `job` on the thread; if the thread cannot (its connection failed, or it died), runs it
    * here through `fallback`, on this thread's connection. Resolves once written. A job the
    * thread died in is run again whether or not its commit landed: jobs write each entry once.
+   * Resolves with the rows the database refused, which were left out of the job's write.
    */
-  run(job: WriteJob): Promise<void>;
+  run(job: WriteJob): Promise<Refusal[]>;
   /** Finishes the jobs posted so far, then stops the thread. */
   close(): Promise<void>;
 }
@@ -92,7 +94,7 @@ export function startWriterThread(
     if (!w) return;
     waiting.delete(reply.id);
     if (reply.type === 'done') {
-      w.resolve();
+      w.resolve(reply.refused);
       return;
     }
     // The thread's connection failed (it was cut, say): this thread's connection may not be.
@@ -114,7 +116,7 @@ export function startWriterThread(
   return {
     run(job) {
       if (dead) return fallback(job);
-      return new Promise<void>((resolve, reject) => {
+      return new Promise<Refusal[]>((resolve, reject) => {
         const id = nextId++;
         waiting.set(id, { job, resolve, reject });
         worker.postMessage({ type: 'run', id, job } satisfies WriterRequest);

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts';
+import type { Refusal } from '../db/write-apart.ts';
 import { createAuditRepo, type IdentifiedAuditEvent } from '../domains/audit/repo.ts';
 import { writeEvaluations } from '../domains/judgment/evaluation-writer.ts';
 import { createJudgmentRepo, type EvaluationRow } from '../domains/judgment/repo.ts';
@@ -13,7 +14,8 @@ export type WriteJob =
   | { kind: 'audit.append'; events: IdentifiedAuditEvent[] }
   | { kind: 'judgment.evaluations'; rows: EvaluationRow[] };
 
-export type JobRunner = (job: WriteJob) => Promise<void>;
+/** Runs a job; resolves with the rows the database refused (left out, the rest written). */
+export type JobRunner = (job: WriteJob) => Promise<Refusal[]>;
 
 /**
  * Runs jobs on `db`: in the writer thread on its own connection, or here when it cannot.
@@ -43,14 +45,13 @@ export function createJobRunner(db: Db, beforeCommit?: () => void): JobRunner {
           await emitEvents(trx, raisedEvents(events));
           beforeCommit?.();
         });
-        return;
+        return [];
       case 'judgment.evaluations': {
         // Read before the write's transaction: should a dying run's commit land in between, the
         // primary key fails this run and the writer's next attempt skips those rows.
         const stored = await repo.storedIds(job.rows.map((r) => r.id));
         const rows = stored.size === 0 ? job.rows : job.rows.filter((r) => !stored.has(r.id));
-        if (rows.length > 0) await writeEvaluations(db.kysely, judgment, webhookEvents, rows);
-        return;
+        return rows.length > 0 ? writeEvaluations(db.kysely, judgment, webhookEvents, rows) : [];
       }
     }
   };

@@ -26,9 +26,9 @@ port.on('message', (request: WriterRequest) => {
       return;
     }
     try {
-      await run(request.job);
+      const refused = await run(request.job);
       if (crashAt === 'after-commit') crash();
-      port.postMessage({ type: 'done', id: request.id } satisfies WriterReply);
+      port.postMessage({ type: 'done', id: request.id, refused } satisfies WriterReply);
     } catch (err) {
       port.postMessage({
         type: 'failed',

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/schema.ts';
+import { type Refusal, writeApart } from '../../db/write-apart.ts';
 import { Errors } from '../../errors.ts';
 import { PeriodicFlush } from '../../lib/periodic-flush.ts';
 import { eventData, type JudgmentEvents } from './events.ts';
@@ -8,22 +9,25 @@ import type { EvaluationRow, JudgmentRepo } from './repo.ts';
 
 /**
  * Writes a batch of ALLOWED and BLOCKED evaluations, with the `action.blocked` events of the
- * blocked ones, in one transaction. Runs on the writer thread in the server.
+ * blocked ones, in one transaction. A row the database refuses is left out, with its event, and
+ * returned; the rest of the batch is written. Runs on the writer thread in the server.
  */
-export async function writeEvaluations(
+export function writeEvaluations(
   db: Kysely<Database>,
   repo: Pick<JudgmentRepo, 'insert'>,
   events: JudgmentEvents,
   batch: readonly EvaluationRow[],
-): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await repo.insert(trx, batch);
-    for (const row of batch) {
-      if (row.decision === 'BLOCKED') {
-        await events.emit(trx, row.account_id, 'action.blocked', eventData(row), new Date(row.created_at));
+): Promise<Refusal[]> {
+  return db.transaction().execute((trx) =>
+    writeApart(trx, batch, async (rows) => {
+      await repo.insert(trx, rows);
+      for (const row of rows) {
+        if (row.decision === 'BLOCKED') {
+          await events.emit(trx, row.account_id, 'action.blocked', eventData(row), new Date(row.created_at));
+        }
       }
-    }
-  });
+    }),
+  );
 }
 
 /**
@@ -31,8 +35,10 @@ export async function writeEvaluations(
  * the transaction holding it has committed, and the rows that arrive while one transaction is
  * being written share the next one. The answer therefore names only evaluations that are stored
  * (a process killed right after answering loses none), at the cost of one write per burst rather
- * than one per request. A row whose batch fails is dropped and its request answered 503, so the
- * caller retries rather than trusting an evaluation that may never be written. Until a batch is
+ * than one per request. A row the database refuses, or whose batch fails as a whole (the
+ * database is away), is dropped and its request answered 503, so the caller retries rather than
+ * trusting an evaluation that may never be written; a refused row fails no other account's
+ * request in its batch (`writeEvaluations`). Until a batch is
  * written its rows are served from memory. Escalations do not come through here: they are
  * written before the answer.
  */
@@ -43,7 +49,8 @@ export class EvaluationWriter {
   private readonly flusher: PeriodicFlush;
 
   constructor(
-    private readonly persist: (batch: EvaluationRow[]) => Promise<void>,
+    /** Writes a batch; returns the rows the database refused, which are not written. */
+    private readonly persist: (batch: EvaluationRow[]) => Promise<readonly Refusal[]>,
     flushMs: number,
     private readonly log: Pick<Logger, 'error'>,
   ) {
@@ -82,13 +89,17 @@ export class EvaluationWriter {
     return this.flusher.stop();
   }
 
-  /** Takes the batch out of the buffer and answers the requests waiting on it. */
-  private settle(batch: readonly EvaluationRow[], failure?: Error): void {
+  /**
+   * Takes the batch out of the buffer and answers the requests waiting on it: with `failure` if
+   * the whole batch failed, else each refused row with its own.
+   */
+  private settle(batch: readonly EvaluationRow[], failure?: Error, refused?: ReadonlySet<string>): void {
     for (const row of batch) {
       if (this.pending.get(row.id) === row) this.pending.delete(row.id);
       const waiter = this.waiting.get(row.id);
       this.waiting.delete(row.id);
       if (failure) waiter?.reject(failure);
+      else if (refused?.has(row.id)) waiter?.reject(unrecorded());
       else waiter?.resolve();
     }
   }
@@ -101,17 +112,32 @@ export class EvaluationWriter {
         batch.push(row);
         if (batch.length === 1000) break;
       }
+      let refusals: readonly Refusal[];
       try {
-        await this.persist(batch);
+        refusals = await this.persist(batch);
       } catch (err) {
         this.log.error(
           { err, evaluations: batch.length },
           'writing evaluations failed; their requests get 503',
         );
-        this.settle(batch, Errors.unavailable('The evaluation could not be recorded; retry the request'));
+        this.settle(batch, unrecorded());
         continue;
       }
-      this.settle(batch);
+      if (refusals.length > 0)
+        this.log.error(
+          {
+            refused: refusals.map((r) => ({
+              evaluation_id: r.id,
+              account_id: this.pending.get(r.id)?.account_id,
+              reason: r.reason,
+            })),
+            evaluations: batch.length,
+          },
+          'the database refused evaluations; their requests get 503, the rest of the batch is written',
+        );
+      this.settle(batch, undefined, refusals.length > 0 ? new Set(refusals.map((r) => r.id)) : undefined);
     }
   }
 }
+
+const unrecorded = () => Errors.unavailable('The evaluation could not be recorded; retry the request');

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Static } from 'typebox';
 import type { Database } from '../../db/schema.ts';
+import type { Refusal } from '../../db/write-apart.ts';
 import type { AuditEvent, AuditRepo } from '../audit/index.ts';
 import type { PoliciesService } from '../policies/index.ts';
 import type { LedgerStatePort, LedgerTextPort, LoopStore } from '../verdict/index.ts';
@@ -38,8 +39,11 @@ export function createJudgmentService(deps: {
   ledgerText: LedgerTextPort;
   escalationTtlMs: number;
   flushMs: number;
-  /** Where buffered evaluations are written; `writeEvaluations` on `db` unless given. */
-  persistEvaluations?: (batch: EvaluationRow[]) => Promise<void>;
+  /**
+   * Where buffered evaluations are written; `writeEvaluations` on `db` unless given. Returns the
+   * rows the database refused (see `writeEvaluations`).
+   */
+  persistEvaluations?: (batch: EvaluationRow[]) => Promise<readonly Refusal[]>;
   logger: Pick<Logger, 'error' | 'info'>;
   now?: () => Date;
 }) {
