@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { type Container, createContainer } from './container.ts';
+import { lockSqliteFolder, type ServerLock } from './db/server-lock.ts';
 import { warmTextCheckHere, warmTextCheckThread } from './domains/ledger/index.ts';
 import { createLogger } from './logger.ts';
 
@@ -54,12 +55,21 @@ function limitHeapGrowth(percent: number): void {
 
 /**
  * Opens the database, makes sure an owner exists, and listens. The owner's first key goes to
- * stderr once, outside the structured logs, so log pipelines never receive a secret.
+ * stderr once, outside the structured logs, so log pipelines never receive a secret. On SQLite
+ * the data folder is claimed first: a second server on it refuses to start (`FolderInUseError`).
  */
 export async function startServer(config: Config): Promise<RunningServer> {
   limitHeapGrowth(config.heapGrowthPercent);
+  const folder: ServerLock | undefined =
+    config.database.kind === 'sqlite' ? lockSqliteFolder(config.database.file) : undefined;
   const logger = createLogger(config.logLevel);
-  const container = await createContainer(config, logger);
+  let container: Container;
+  try {
+    container = await createContainer(config, logger);
+  } catch (err) {
+    folder?.release();
+    throw err;
+  }
   const owner = await container.services.accounts.ensureOwner(config.bootstrapKey);
   if (owner && config.bootstrapKey) {
     logger.info({ account: owner.account.id }, 'owner account created with ARBITER_BOOTSTRAP_KEY');
@@ -95,6 +105,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         clearTimeout(deadline);
       }
       await container.close();
+      folder?.release();
     })();
     return stopping;
   };
