@@ -28,7 +28,7 @@ describe('one server per SQLite data folder', () => {
     const second = await run(process.execPath, [BIN, 'serve'], {
       env: { ...process.env, ...env, PORT: '0' },
       timeout: 30_000,
-    }).catch((e: { code: number; stdout: string; stderr: string }) => e);
+    }).catch((e) => e);
     expect(second.code).toBe(1);
     const lines = second.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
