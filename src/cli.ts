@@ -3,7 +3,8 @@ import type { Container } from './container.ts';
 
 // Each command loads what it needs when it runs: `arbiter --help` reads no more than commander.
 const loadConfig = async () => (await import('./config.ts')).loadConfig();
-const warnLogger = async () => (await import('./logger.ts')).createLogger('warn');
+// Warnings and errors only, on stderr: stdout carries the command's result alone.
+const warnLogger = async () => (await import('./logger.ts')).createCommandLogger('warn');
 
 /** Runs a command against the configured database without starting the HTTP server. */
 async function withContainer<T>(run: (c: Container) => Promise<T>): Promise<T> {
