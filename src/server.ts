@@ -17,6 +17,13 @@ export interface RunningServer {
 /** How long a stop waits for requests in flight before it cuts their connections. */
 const DRAIN_MS = 10_000;
 
+/**
+ * Said at every start on the default billing provider, which moves an account to any plan at
+ * checkout without taking a payment: fine to try billing out, not to sell plans.
+ */
+const LOCAL_BILLING_NOTICE =
+  'billing: local provider — checkout completes without payment; set ARBITER_BILLING=stripe for real payments';
+
 /** What a newcomer reads once, on stderr, after the first start on an empty database. */
 function firstKeyMessage(url: string, email: string, key: string): string {
   return [
@@ -74,6 +81,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   if (owner && config.bootstrapKey) {
     logger.info({ account: owner.account.id }, 'owner account created with ARBITER_BOOTSTRAP_KEY');
   }
+  if (config.billing.provider === 'local') logger.warn(LOCAL_BILLING_NOTICE);
   const app = await buildApp(container);
   // Long texts are checked on a thread of their own, which loads while the server starts; the
   // lexicons every store and text check read are loaded here before the first request.
