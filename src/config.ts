@@ -41,6 +41,7 @@ const EnvSchema = Type.Object({
   ARBITER_WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 10_000 }),
   ARBITER_WEBHOOK_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 30, default: 10 }),
   ARBITER_WEBHOOK_DISABLE_AFTER: Type.Integer({ minimum: 1, default: 30 }),
+  ARBITER_WEBHOOK_DISABLE_AFTER_MS: Type.Integer({ minimum: 0, default: 86_400_000 }),
   ARBITER_ESCALATION_TTL_MS: Type.Integer({ minimum: 1000, default: 86_400_000 }),
   ARBITER_ESCALATION_SWEEP_MS: Type.Integer({ minimum: 100, default: 60_000 }),
   ARBITER_EMBEDDER: Type.Union([Type.Literal('local'), Type.Literal('openai'), Type.Literal('hash')], {
@@ -114,8 +115,12 @@ export interface Config {
     readonly retryBaseMs: number;
     readonly timeoutMs: number;
     readonly maxAttempts: number;
-    /** Consecutive failed attempts after which an endpoint is disabled. */
+    /**
+     * An endpoint is disabled once it has failed `disableAfter` attempts in a row and its first
+     * failure of that run is at least `disableAfterMs` old: a burst alone never disables it.
+     */
     readonly disableAfter: number;
+    readonly disableAfterMs: number;
   };
   readonly judgment: {
     /** How long an ESCALATE evaluation waits for a human before it expires (and counts as denied). */
@@ -242,6 +247,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: parsed.ARBITER_WEBHOOK_TIMEOUT_MS,
       maxAttempts: parsed.ARBITER_WEBHOOK_MAX_ATTEMPTS,
       disableAfter: parsed.ARBITER_WEBHOOK_DISABLE_AFTER,
+      disableAfterMs: parsed.ARBITER_WEBHOOK_DISABLE_AFTER_MS,
     }),
     judgment: Object.freeze({
       escalationTtlMs: parsed.ARBITER_ESCALATION_TTL_MS,

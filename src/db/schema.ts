@@ -127,6 +127,8 @@ export interface WebhookEndpointsTable {
   status: string;
   disabled_reason: string | null;
   consecutive_failures: number;
+  /** When the current run of failed deliveries began; null while the last one succeeded. */
+  failing_since: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -10,6 +10,8 @@ const ENV = {
   ARBITER_WEBHOOK_POLL_MS: '20',
   ARBITER_WEBHOOK_RETRY_BASE_MS: '40',
   ARBITER_WEBHOOK_DISABLE_AFTER: '2',
+  // Failures in a row alone disable here: the time they must also span is tested with a clock.
+  ARBITER_WEBHOOK_DISABLE_AFTER_MS: '0',
   ARBITER_WEBHOOK_MAX_ATTEMPTS: '1',
 };
 

@@ -103,7 +103,13 @@ export function createWebhooksRepo(db: Kysely<Database>, dialect: DialectName) {
     async enableEndpoint(accountId: string, id: string, at: string): Promise<void> {
       await db
         .updateTable('webhook_endpoints')
-        .set({ status: 'enabled', disabled_reason: null, consecutive_failures: 0, updated_at: at })
+        .set({
+          status: 'enabled',
+          disabled_reason: null,
+          consecutive_failures: 0,
+          failing_since: null,
+          updated_at: at,
+        })
         .where('account_id', '=', accountId)
         .where('id', '=', id)
         .execute();
@@ -187,7 +193,9 @@ export function createWebhooksRepo(db: Kysely<Database>, dialect: DialectName) {
       error: string | null;
       durationMs: number;
       outcome: { status: 'succeeded' } | { status: 'pending'; nextAttemptAt: string } | { status: 'failed' };
+      /** The endpoint is disabled after this many failures in a row, the first this long (ms) ago. */
       disableAfter: number;
+      disableAfterMs: number;
     }): Promise<{ applied: boolean; endpointDisabled: boolean }> {
       return db.transaction().execute(async (trx) => {
         const { delivery, at, outcome } = input;
@@ -226,26 +234,33 @@ export function createWebhooksRepo(db: Kysely<Database>, dialect: DialectName) {
         if (outcome.status === 'succeeded') {
           await trx
             .updateTable('webhook_endpoints')
-            .set({ consecutive_failures: 0 })
+            .set({ consecutive_failures: 0, failing_since: null })
             .where('id', '=', delivery.endpoint_id)
             .execute();
           return { applied: true, endpointDisabled: false };
         }
         await trx
           .updateTable('webhook_endpoints')
-          .set({ consecutive_failures: sql`consecutive_failures + 1`, updated_at: at })
+          .set({
+            consecutive_failures: sql`consecutive_failures + 1`,
+            failing_since: sql`coalesce(failing_since, ${at})`,
+            updated_at: at,
+          })
           .where('id', '=', delivery.endpoint_id)
           .execute();
+        // Both: failures in a row, and the first of them long enough ago (ISO times compare as text).
+        const failingSinceAtMost = new Date(Date.parse(at) - input.disableAfterMs).toISOString();
         const disabled = await trx
           .updateTable('webhook_endpoints')
           .set({
             status: 'disabled',
-            disabled_reason: `${input.disableAfter} consecutive failed deliveries; last: ${input.error ?? `HTTP ${input.statusCode}`}`,
+            disabled_reason: `${input.disableAfter} consecutive failed deliveries over at least ${durationText(input.disableAfterMs)}; last: ${input.error ?? `HTTP ${input.statusCode}`}`,
             updated_at: at,
           })
           .where('id', '=', delivery.endpoint_id)
           .where('status', '=', 'enabled')
           .where('consecutive_failures', '>=', input.disableAfter)
+          .where('failing_since', '<=', failingSinceAtMost)
           .executeTakeFirst();
         const endpointDisabled = Number(disabled.numUpdatedRows) > 0;
         if (endpointDisabled) {
@@ -281,3 +296,10 @@ export function createWebhooksRepo(db: Kysely<Database>, dialect: DialectName) {
 }
 
 export type WebhooksRepo = ReturnType<typeof createWebhooksRepo>;
+
+/** `86400000` → `24 h`, in the largest whole unit, for the reason an endpoint was disabled. */
+function durationText(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return `${ms / 1000} s`;
+}

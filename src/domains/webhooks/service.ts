@@ -125,6 +125,7 @@ export function createWebhooksService(deps: {
         status: 'enabled',
         disabled_reason: null,
         consecutive_failures: 0,
+        failing_since: null,
         created_at: at,
         updated_at: at,
       };

@@ -14,7 +14,9 @@ export interface WorkerSettings {
   retryBaseMs: number;
   timeoutMs: number;
   maxAttempts: number;
+  /** Failed attempts in a row, and for how long (from the first), before an endpoint is disabled. */
   disableAfter: number;
+  disableAfterMs: number;
 }
 
 const MAX_BACKOFF_MS = 6 * 60 * 60 * 1000;
@@ -79,7 +81,9 @@ function post(
  * Delivers the outbox. Every `pollMs` it leases due deliveries (a lease outlives the delivery
  * timeout, so a crashed worker's rows come back after it), signs each per Standard Webhooks and
  * POSTs it, and records the attempt: success, a retry with backoff, or failure after
- * `maxAttempts`. Endpoints failing `disableAfter` times in a row are disabled.
+ * `maxAttempts`. An endpoint is disabled once it has failed `disableAfter` times in a row over at
+ * least `disableAfterMs`: a receiver down for a few minutes (a deploy, a restart) fails a burst of
+ * deliveries and must not lose its subscription for it.
  */
 export class WebhookWorker {
   private timer: NodeJS.Timeout | undefined;
@@ -187,6 +191,7 @@ export class WebhookWorker {
       durationMs: result.durationMs,
       outcome,
       disableAfter: this.settings.disableAfter,
+      disableAfterMs: this.settings.disableAfterMs,
     });
     if (endpointDisabled) {
       this.log.warn({ endpoint: endpoint.id, account: endpoint.account_id }, 'webhook endpoint disabled');
