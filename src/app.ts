@@ -22,6 +22,7 @@ import { registerJsonParser } from './http/json-parser.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { metricsAccess, opsRoutes } from './http/ops-routes.ts';
 import { lazyChildLoggerFactory } from './http/request-logger.ts';
+import { registerTextBoundary } from './http/text-boundary.ts';
 import { registerValidation } from './http/validation.ts';
 import { mcpRoutes } from './integrations/mcp-http.ts';
 
@@ -56,6 +57,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   registerValidation(app);
   registerJsonParser(app, config.bodyLimit);
   registerErrorHandling(app);
+  registerTextBoundary(app);
   const vectors = container.ledger.vectors;
   const metrics = registerMetrics(app, {
     vectorCacheBytes: () => vectors.heldBytes?.() ?? 0,

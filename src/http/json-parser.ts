@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { AppError, Errors } from '../errors.ts';
+import { findIllFormedText, illFormedTextError } from './text-boundary.ts';
 
 /** Deeper documents are refused: no legitimate payload needs it, and recursive code downstream would. */
 export const MAX_JSON_DEPTH = 64;
@@ -27,10 +28,47 @@ export function jsonDepth(text: string): number {
   return max;
 }
 
+/** The code unit of the `\u` escape whose four hex digits (valid: the text has parsed) start at `at`. */
+function escapedUnit(text: string, at: number): number {
+  let unit = 0;
+  for (let k = at; k < at + 4; k++) {
+    const c = text.charCodeAt(k) | 0x20; // 'A'-'F' to 'a'-'f'; digits are unchanged
+    unit = unit * 16 + (c <= 57 /* 9 */ ? c - 48 : c - 87);
+  }
+  return unit;
+}
+
+/**
+ * Whether a parsed JSON text escapes NUL or half a surrogate pair (`\u0000`, a `\ud800` not
+ * followed by a low-surrogate escape, a lone `\udc00`). Only an escape can carry either: strict
+ * UTF-8 decoding never yields a lone surrogate and JSON refuses a raw control character. So a
+ * jump from backslash to backslash settles it, without walking the parsed value.
+ */
+export function escapesIllFormedText(text: string): boolean {
+  for (let i = text.indexOf('\\'); i !== -1; i = text.indexOf('\\', i)) {
+    if (text.charCodeAt(i + 1) !== 117 /* u */) {
+      i += 2;
+      continue;
+    }
+    const unit = escapedUnit(text, i + 2);
+    i += 6;
+    if (unit === 0 || (unit >= 0xdc00 && unit <= 0xdfff)) return true;
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const low = text.startsWith('\\u', i) ? escapedUnit(text, i + 2) : -1;
+      if (low < 0xdc00 || low > 0xdfff) return true;
+      i += 6;
+    }
+  }
+  return false;
+}
+
 /** Strict: malformed UTF-8 is refused, not replaced. */
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
-/** Replaces Fastify's JSON parser: same prototype-poisoning protection, plus a depth limit and our error codes. */
+/**
+ * Replaces Fastify's JSON parser: same prototype-poisoning protection, plus a depth limit, text
+ * that can be kept as sent (no lone surrogate, no NUL: `text-boundary.ts`) and our error codes.
+ */
 export function registerJsonParser(app: FastifyInstance, bodyLimit: number): void {
   // JSON only: a text/plain body would otherwise reach validation and read as a confusing 400.
   app.removeAllContentTypeParsers();
@@ -53,15 +91,19 @@ export function registerJsonParser(app: FastifyInstance, bodyLimit: number): voi
       if (jsonDepth(text) > MAX_JSON_DEPTH) {
         return done(Errors.validation(`JSON nesting is deeper than ${MAX_JSON_DEPTH} levels`), undefined);
       }
+      let parsed: unknown;
       try {
-        done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+        parsed = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
       } catch (err) {
         const reason =
           err instanceof SyntaxError
             ? err.message
             : 'the body contains a forbidden __proto__ or constructor key';
-        done(new AppError('INVALID_JSON', `The request body is not valid JSON: ${reason}`), undefined);
+        return done(new AppError('INVALID_JSON', `The request body is not valid JSON: ${reason}`), undefined);
       }
+      const illFormed = escapesIllFormedText(text) ? findIllFormedText(parsed, 'body') : undefined;
+      if (illFormed) return done(illFormedTextError(illFormed), undefined);
+      done(null, parsed);
     },
   );
 }
