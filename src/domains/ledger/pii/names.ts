@@ -1,5 +1,6 @@
-import nlp from 'compromise';
+import { readFileSync } from 'node:fs';
 import { wordNet } from '../conflicts/wordnet.ts';
+import { WordTable } from './word-table.ts';
 
 /**
  * Person names. compromise's full parse (`people()`) costs ~25 s per MB and found 60 % of the
@@ -24,60 +25,65 @@ import { wordNet } from '../conflicts/wordnet.ts';
 
 type Role = 'first' | 'last' | 'honorific' | 'place' | 'common' | 'initial' | 'unknown';
 
-const NAME_TAGS = new Set(['FirstName', 'MaleName', 'FemaleName']);
-const NOT_PERSON_TAGS = new Set([
-  'City',
-  'Country',
-  'Place',
-  'Region',
-  'Organization',
-  'SportsTeam',
-  'Demonym',
-  'Month',
-  'WeekDay',
-  'Date',
-  'Currency',
-  'Unit',
-  'Holiday',
-  'Possessive',
-  'Pronoun',
-  'Determiner',
-  'Preposition',
-  'Conjunction',
-  'Modal',
-  'QuestionWord',
-]);
+/**
+ * compromise's lexicon reduced to what this finder asks of a word (scripts/build-lexicons.ts
+ * writes it as `name-lexicon.json`): each lower-case word under the first role that applies.
+ */
+export interface NameLexicon {
+  source: string;
+  honorific: string[];
+  first: string[];
+  place: string[];
+  last: string[];
+  common: string[];
+}
 
-let lexicon: Map<string, string[]> | undefined;
-function compromiseLexicon(): Map<string, string[]> {
+const LEXICON_ROLES = ['honorific', 'first', 'place', 'last', 'common'] as const;
+
+interface Lexicon {
+  words: WordTable;
+  /** Per word, its role's index in `LEXICON_ROLES`. */
+  roles: Uint8Array;
+}
+
+let lexicon: Lexicon | undefined;
+function nameLexicon(): Lexicon {
   if (!lexicon) {
-    const raw = (nlp.model() as { one: { lexicon: Record<string, string | string[]> } }).one.lexicon;
-    lexicon = new Map(Object.entries(raw).map(([w, t]) => [w, Array.isArray(t) ? t : [t]]));
+    const raw = JSON.parse(
+      readFileSync(new URL('./name-lexicon.json', import.meta.url), 'utf8'),
+    ) as NameLexicon;
+    const all = LEXICON_ROLES.flatMap((r) => raw[r]);
+    const roles = new Uint8Array(all.length);
+    let i = 0;
+    LEXICON_ROLES.forEach((r, code) => {
+      roles.fill(code, i, i + raw[r].length);
+      i += raw[r].length;
+    });
+    lexicon = { words: WordTable.of(all), roles };
   }
   return lexicon;
 }
 
 /** A WordNet word, also in the plural or possessive ("Solutions", "Analytics's"). */
 function isEnglishWord(lower: string): boolean {
-  const common = wordNet().common;
+  const wn = wordNet();
   const bare = lower.replace(/['’]s?$/, '');
+  const n = bare.length;
   return (
-    common.has(bare) ||
-    (bare.endsWith('s') && common.has(bare.slice(0, -1))) ||
-    (bare.endsWith('es') && common.has(bare.slice(0, -2))) ||
-    (bare.endsWith('ies') && common.has(`${bare.slice(0, -3)}y`))
+    wn.isCommonAt(bare, 0, n) ||
+    (bare.endsWith('s') && wn.isCommonAt(bare, 0, n - 1)) ||
+    (bare.endsWith('es') && wn.isCommonAt(bare, 0, n - 2)) ||
+    (bare.endsWith('ies') && wn.isCommon(`${bare.slice(0, -3)}y`))
   );
 }
 
 function roleOf(word: string): Role {
   if (/^\p{Lu}\.?$/u.test(word)) return 'initial';
   const lower = word.replace(/\.$/, '').toLowerCase();
-  const tags = compromiseLexicon().get(lower);
-  if (tags?.includes('Honorific')) return 'honorific';
-  if (tags?.some((t) => NAME_TAGS.has(t))) return 'first';
-  if (tags?.some((t) => NOT_PERSON_TAGS.has(t))) return 'place';
-  if (tags?.includes('LastName') || tags?.includes('Person')) return 'last';
-  if (tags || isEnglishWord(lower)) return 'common';
+  const { words, roles } = nameLexicon();
+  const id = words.id(lower);
+  if (id >= 0) return LEXICON_ROLES[roles[id]!]!;
+  if (isEnglishWord(lower)) return 'common';
   // Hyphenated names ("Jean-Luc", "Smith-Jones") count by their parts.
   if (lower.includes('-')) {
     const parts = word.split('-').map(roleOf);
@@ -265,6 +271,6 @@ function withRepeats(text: string, spans: NameSpan[]): NameSpan[] {
 
 /** Loads the lexicons now (about a second) rather than on the first scrub. */
 export function warmUpNames(): void {
-  compromiseLexicon();
+  nameLexicon();
   wordNet();
 }
