@@ -1,5 +1,6 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import type { Container } from './container.ts';
+import { DEFAULT_KEY_ROLE, KEY_ROLES, type KeyRole } from './domains/api-keys/index.ts';
 
 // Each command loads what it needs when it runs: `arbiter --help` reads no more than commander.
 const loadConfig = async () => (await import('./config.ts')).loadConfig();
@@ -94,11 +95,14 @@ keys
   .command('create')
   .requiredOption('--account <id-or-email>')
   .option('--name <name>', 'label for the key', 'cli')
+  .addOption(
+    new Option('--role <role>', 'what the key may do').choices([...KEY_ROLES]).default(DEFAULT_KEY_ROLE),
+  )
   .description('Create a key for an account and print it (shown once)')
-  .action((opts: { account: string; name: string }) =>
+  .action((opts: { account: string; name: string; role: KeyRole }) =>
     withContainer(async (c) => {
       const account = await requireAccount(c, opts.account);
-      print(await c.services.apiKeys.create(account.id, opts.name, { actor: 'operator' }));
+      print(await c.services.apiKeys.create(account.id, opts.name, { actor: 'operator', role: opts.role }));
     }),
   );
 keys

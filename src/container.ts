@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { GENESIS_HASH } from './db/chain.ts';
 import { type Db, isReady, migrateToLatest, openDatabase } from './db/database.ts';
+import { KEY_ROLES_MIGRATION } from './db/migrations/202611281000_key_roles.ts';
 import { createAccountsRepo } from './domains/accounts/repo.ts';
 import { createAccountsService } from './domains/accounts/service.ts';
 import { KeyCache } from './domains/api-keys/key-cache.ts';
@@ -59,7 +60,17 @@ export async function createContainer(
   const db: Db = openDatabase(config.database, { log: logger });
   const closers: Array<() => Promise<void>> = [];
   try {
-    await migrateToLatest(db);
+    const applied = await migrateToLatest(db);
+    if (applied.includes(`Up ${KEY_ROLES_MIGRATION}`)) {
+      // Said once: the migration runs once per database.
+      const kept = await createApiKeysRepo(db.kysely).countActive();
+      if (kept > 0) {
+        logger.warn(
+          { keys: kept },
+          `${kept} API key(s) made before key roles keep full power as admin keys; give each agent a key of role agent (POST /api-keys {"name": "…", "role": "agent"}) and revoke the admin keys agents hold`,
+        );
+      }
+    }
 
     const plans: readonly Plan[] = config.plans;
     const usageRepo = createUsageRepo(db.kysely, db.dialect);

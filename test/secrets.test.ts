@@ -12,7 +12,7 @@ describe.each(DIALECTS)('key secrets on %s', (dialect) => {
           method: 'POST',
           url: '/api-keys',
           headers: bearer(t.ownerKey),
-          payload: { name: 'audited' },
+          payload: { name: 'audited', role: 'admin' },
         })
       ).json();
       const secrets = [t.ownerKey, created.key];

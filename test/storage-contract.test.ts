@@ -78,6 +78,7 @@ describe.each(DIALECTS)('storage contract on %s', (dialect) => {
       name: 'ci',
       key_hash: hashKey('secret-one'),
       key_last4: '-one',
+      role: 'agent',
       created_at: '2026-01-01T00:00:00.000Z',
       revoked_at: null,
     });
@@ -85,6 +86,7 @@ describe.each(DIALECTS)('storage contract on %s', (dialect) => {
       keyId,
       accountId,
       plan: 'developer',
+      role: 'agent',
     });
     expect(await keys.findActiveByHash(hashKey('secret-two'))).toBeUndefined();
     expect(await keys.findForAccount(randomUUID(), keyId)).toBeUndefined();
@@ -112,6 +114,7 @@ describe.each(DIALECTS)('storage contract on %s', (dialect) => {
       name: 'a',
       key_hash: 'h',
       key_last4: 'abcd',
+      role: 'agent',
       created_at: '2026-01-01T00:00:00.000Z',
       revoked_at: null,
     });

@@ -53,3 +53,6 @@ export function sendPage(reply: FastifyReply, body: string, status = 200): Fasti
 
 /** Options of every console route: the session stands for the bearer key, and the API docs leave it out. */
 export const PAGE = { config: { auth: false, quota: false }, schema: { hide: true } } as const;
+
+/** A console route only an admin session may use (keys); every session is operator or admin. */
+export const ADMIN_PAGE = { ...PAGE, config: { ...PAGE.config, role: 'admin' } } as const;

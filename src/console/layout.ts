@@ -1,19 +1,20 @@
+import type { KeyRole } from '../domains/api-keys/index.ts';
 import { type Html, html } from './html.ts';
 
 export interface PageContext {
   /** The signed-in account and the anti-forgery token its forms carry; absent on the sign-in page. */
-  session?: { accountId: string; keyId: string; csrf: string } | undefined;
+  session?: { accountId: string; keyId: string; csrf: string; role: KeyRole } | undefined;
   current?: string;
 }
 
-const NAV: ReadonlyArray<[path: string, label: string]> = [
+const NAV: ReadonlyArray<[path: string, label: string, role?: KeyRole]> = [
   ['/console/escalations', 'Escalations'],
   ['/console/evaluations', 'Evaluations'],
   ['/console/verdicts', 'Verdicts'],
   ['/console/memory', 'Memory'],
   ['/console/audit', 'Audit log'],
   ['/console/usage', 'Usage'],
-  ['/console/keys', 'Keys'],
+  ['/console/keys', 'Keys', 'admin'],
   ['/console/webhooks', 'Webhooks'],
   ['/console/policies', 'Policies'],
 ];
@@ -34,7 +35,7 @@ export function page(ctx: PageContext, title: string, body: Html): string {
   const nav = ctx.session
     ? html`<nav aria-label="Console">
         <ul>
-          ${NAV.map(
+          ${NAV.filter(([, , role]) => role === undefined || role === ctx.session?.role).map(
             ([path, label]) =>
               html`<li><a href="${path}"${path === ctx.current ? html` aria-current="page"` : ''}>${label}</a></li>`,
           )}

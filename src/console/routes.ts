@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../container.ts';
+import { roleAllows } from '../domains/api-keys/index.ts';
+import { Errors } from '../errors.ts';
 import { toAppError } from '../http/error-handler.ts';
 import { type ConsoleDeps, field, PAGE, sendPage } from './context.ts';
 import { html } from './html.ts';
@@ -127,7 +129,19 @@ export function consoleRoutes(deps: ConsoleDeps): FastifyPluginAsync {
       { parseAs: 'string' },
       (_request, body, done) => {
         const fields: Record<string, string | string[]> = Object.create(null);
-        for (const [k, v] of new URLSearchParams(body as string)) {
+        for (const pair of (body as string).split('&')) {
+          if (pair === '') continue;
+          const eq = pair.indexOf('=');
+          // decodeURIComponent throws on escapes that are not UTF-8 (`%FF`), where URLSearchParams
+          // would store U+FFFD: text the browser never sent is refused, not kept garbled.
+          let k: string;
+          let v: string;
+          try {
+            k = decodeURIComponent((eq === -1 ? pair : pair.slice(0, eq)).replaceAll('+', ' '));
+            v = eq === -1 ? '' : decodeURIComponent(pair.slice(eq + 1).replaceAll('+', ' '));
+          } catch {
+            return done(Errors.validation('A form field is not valid UTF-8'), undefined);
+          }
           const prev = fields[k];
           fields[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
         }
@@ -187,6 +201,16 @@ export function consoleRoutes(deps: ConsoleDeps): FastifyPluginAsync {
         reply.header('set-cookie', cookie(request, deps, SIGN_IN_COOKIE, again, 3600));
         return sendPage(reply, signInPage(again, 'That key is unknown or revoked.'), 401);
       }
+      if (!roleAllows(principal.role, 'operator')) {
+        // The console decides escalations and changes settings: people's work, not an agent's.
+        const again = randomBytes(24).toString('base64url');
+        reply.header('set-cookie', cookie(request, deps, SIGN_IN_COOKIE, again, 3600));
+        return sendPage(
+          reply,
+          signInPage(again, 'That is an agent key. The console needs an operator or admin key.'),
+          403,
+        );
+      }
       const session = await deps.sessions.open(principal);
       reply.header('set-cookie', [
         cookie(request, deps, SESSION_COOKIE, session.token, SESSION_TTL_MS / 1000),
@@ -211,6 +235,15 @@ export function consoleRoutes(deps: ConsoleDeps): FastifyPluginAsync {
           return errorPage(request, reply, 401, 'The session has ended; sign in again.');
         }
         request.consoleSession = session;
+        const needed = request.routeOptions.config.role;
+        if (needed !== undefined && !roleAllows(session.role, needed)) {
+          return errorPage(
+            request,
+            reply,
+            403,
+            `This page needs a key of role ${needed}; this session's key is ${session.role}.`,
+          );
+        }
         if (request.method !== 'GET' && request.method !== 'HEAD') {
           const sent = field(request, '_csrf') ?? request.headers['x-csrf-token'];
           if (crossSite(request) || typeof sent !== 'string' || !sameToken(sent, csrfTokenFor(token!))) {

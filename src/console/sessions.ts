@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { type KeyRole, keyRoleOf } from '../domains/api-keys/index.ts';
 import { sha256Hex } from '../lib/sha256.ts';
 
 /** How long a console session lasts from sign-in, whatever happens in it. */
@@ -10,6 +11,8 @@ export interface ConsoleSession {
   accountId: string;
   keyId: string;
   plan: string;
+  /** The role of the key the session was opened with: operator or admin. */
+  role: KeyRole;
   expiresAt: string;
   /** The token the browser must send back with every state-changing request. */
   csrf: string;
@@ -70,7 +73,7 @@ export function createConsoleSessions(db: Kysely<Database>, now: () => Date = ()
         .selectFrom('console_sessions as s')
         .innerJoin('api_keys as k', 'k.id', 's.key_id')
         .innerJoin('accounts as a', 'a.id', 's.account_id')
-        .select(['s.account_id', 's.key_id', 's.expires_at', 'a.plan'])
+        .select(['s.account_id', 's.key_id', 's.expires_at', 'a.plan', 'k.role'])
         .where('s.token_hash', '=', sha256Hex(token))
         .where('s.expires_at', '>', now().toISOString())
         .where('k.revoked_at', 'is', null)
@@ -81,6 +84,7 @@ export function createConsoleSessions(db: Kysely<Database>, now: () => Date = ()
         accountId: row.account_id,
         keyId: row.key_id,
         plan: row.plan,
+        role: keyRoleOf(row.role),
         expiresAt: row.expires_at,
         csrf: csrfTokenFor(token),
       };

@@ -18,6 +18,8 @@ export interface ApiKeysTable {
   name: string;
   key_hash: string;
   key_last4: string;
+  /** `agent`, `operator` or `admin` (api-keys/roles.ts). */
+  role: string;
   created_at: string;
   revoked_at: string | null;
 }

@@ -5,7 +5,7 @@ import type {
   HookHandlerDoneFunction,
   onRequestHookHandler,
 } from 'fastify';
-import type { ApiKeysService, Principal } from '../domains/api-keys/index.ts';
+import { type ApiKeysService, type KeyRole, type Principal, roleAllows } from '../domains/api-keys/index.ts';
 import type { QuotaDecision, QuotaGuard, UsageMeter } from '../domains/usage/index.ts';
 import { AppError, Errors } from '../errors.ts';
 
@@ -16,6 +16,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Route needs a bearer API key (default). Operational and operator routes set this to false. */
     auth?: boolean;
+    /**
+     * The least key role that may call the route. Every route with `auth` must name one: the app
+     * refuses to start otherwise. It is checked before the body is read or validated.
+     */
+    role?: KeyRole;
     /**
      * Counts against the plan's monthly allowance (default). Billing and data-rights routes set
      * this to false so that an account over its allowance can still upgrade, export or leave.
@@ -56,6 +61,14 @@ export function registerAuth(
   app.addHook('onRoute', (route) => {
     if (route.config?.auth === false) return;
     const endpoint = `${route.method} ${route.url}`;
+    const needed = route.config?.role;
+    if (needed === undefined) {
+      throw new Error(
+        `${endpoint} needs an API key but declares no role (config.role: agent, operator or admin)`,
+      );
+    }
+    // The role shows in the OpenAPI document, where the security suite reads it.
+    if (route.schema) route.schema = Object.assign({}, route.schema, { 'x-arbiter-role': needed });
     const limited = route.config?.quota !== false;
     const finish = (
       reply: FastifyReply,
@@ -88,6 +101,15 @@ export function registerAuth(
       principal: Principal,
       done: HookHandlerDoneFunction,
     ) => {
+      if (!roleAllows(principal.role, needed)) {
+        return done(
+          new AppError(
+            'FORBIDDEN',
+            `${endpoint} needs a key of role ${needed} or above; this key's role is ${principal.role}`,
+            { details: { required_role: needed, role: principal.role } },
+          ),
+        );
+      }
       request.principal = principal;
       if (deps.quota !== undefined) {
         if (!limited) {

@@ -36,6 +36,7 @@ export function mcpRoutes(): FastifyPluginAsyncTypebox {
     app.post(
       '/mcp',
       {
+        config: { role: 'agent' },
         schema: {
           tags: ['MCP'],
           summary: 'MCP over streamable HTTP (stateless): evaluate_action, judge_action, remember, recall',

@@ -81,7 +81,9 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
     });
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const first = await t.newAccount();
-    const approver = await t.container.services.apiKeys.create(first.accountId, 'approver');
+    const approver = await t.container.services.apiKeys.create(first.accountId, 'approver', {
+      role: 'admin',
+    });
     a = { accountId: first.accountId, asker: first.key, approver: approver.key, approverId: approver.id };
     await api('POST', '/v1/evaluate', a.asker, { action: 'shell.exec', payload: { command: 'rm -rf /' } });
     await api('POST', '/v1/evaluate', a.asker, { action: 'shell.exec', payload: { command: 'ls -la' } });
@@ -319,6 +321,7 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in Chromium on %
 
       await page.goto(`${base}/console/keys`);
       await page.getByLabel('Key name').fill('made-in-browser');
+      await page.getByLabel('Role').selectOption('admin');
       await page.getByRole('button', { name: 'Create key' }).click();
       const created = (await page.locator('#new-key').textContent())!;
       expect((await api('GET', '/api-keys', created)).statusCode).toBe(200);

@@ -151,9 +151,10 @@ describe.each(DIALECTS)('console sessions and security on %s', (dialect) => {
     const made = await post('/console/keys', cookie, { name: 'made-here', _csrf: csrf });
     expect(made.statusCode).toBe(200);
     const secret = /<code class="secret" id="new-key">([^<]+)<\/code>/.exec(made.body)![1]!;
-    expect(
-      (await t.app.inject({ method: 'GET', url: '/api-keys', headers: bearer(secret) })).statusCode,
-    ).toBe(200);
+    // A key made in the console without a role is an agent's.
+    const whoami = await t.app.inject({ method: 'GET', url: '/v1/whoami', headers: bearer(secret) });
+    expect(whoami.statusCode).toBe(200);
+    expect(whoami.json().role).toBe('agent');
     const list = await get('/console/keys', cookie);
     expect(list.body).toContain('made-here');
     expect(list.body).not.toContain(secret);
@@ -181,7 +182,7 @@ describe.each(DIALECTS)('console sessions and security on %s', (dialect) => {
       (await post('/console/keys', expiring.cookie, { name: 'x', _csrf: expiring.csrf })).statusCode,
     ).toBe(401);
 
-    const second = await t.container.services.apiKeys.create(account.accountId, 'second');
+    const second = await t.container.services.apiKeys.create(account.accountId, 'second', { role: 'admin' });
     const revoked = await signIn(t, second.key);
     expect((await get('/console/escalations', revoked.cookie)).statusCode).toBe(200);
     const del = await t.app.inject({
@@ -197,7 +198,7 @@ describe.each(DIALECTS)('console sessions and security on %s', (dialect) => {
     const other = await createTestApp(dialect, { env: ENV, database: t.db });
     try {
       const account = await t.newAccount();
-      const key = await t.container.services.apiKeys.create(account.accountId, 'shared');
+      const key = await t.container.services.apiKeys.create(account.accountId, 'shared', { role: 'admin' });
       const session = await signIn(t, key.key);
       expect(
         (await other.app.inject({ method: 'GET', url: '/console/keys', headers: { cookie: session.cookie } }))
@@ -269,7 +270,9 @@ describe.each(DIALECTS)('console sessions and security on %s', (dialect) => {
       },
     });
     const id = asked.json().evaluation_id as string;
-    const approver = await t.container.services.apiKeys.create(account.accountId, 'approver');
+    const approver = await t.container.services.apiKeys.create(account.accountId, 'approver', {
+      role: 'operator',
+    });
     const { cookie, token } = await signIn(t, approver.key);
     const pending = await get('/console/escalations', cookie);
     expect(pending.body).toMatch(/Pending \(1\)/);

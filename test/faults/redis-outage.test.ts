@@ -83,7 +83,7 @@ describe.runIf(TEST_REDIS_URL)('Redis going away under the revocation bus', () =
       // revocation announced elsewhere reaches this cache again within 10 s.
       const delivered = async (): Promise<boolean> => {
         const keyId = randomUUID();
-        cache.set(`hash-${keyId}`, { keyId, accountId: randomUUID(), plan: 'developer' });
+        cache.set(`hash-${keyId}`, { keyId, accountId: randomUUID(), plan: 'developer', role: 'agent' });
         expect(cache.get(`hash-${keyId}`)).toBeDefined();
         await sender.publishKey(keyId);
         try {

@@ -18,7 +18,7 @@ describe.each(DIALECTS)('API keys over HTTP on %s', (dialect) => {
     });
     expect(created.statusCode).toBe(201);
     const body = created.json();
-    expect(body).toMatchObject({ success: true, name: 'ci' });
+    expect(body).toMatchObject({ success: true, name: 'ci', role: 'agent' });
     expect(body.key).toMatch(/^arbiter_sk_[0-9A-Za-z]{32,}$/);
     expect(body.id).toMatch(/^[0-9a-f-]{36}$/);
 
@@ -28,6 +28,7 @@ describe.each(DIALECTS)('API keys over HTTP on %s', (dialect) => {
     const mine = keys.find((k) => k.id === body.id);
     expect(mine).toMatchObject({
       name: 'ci',
+      role: 'agent',
       status: 'active',
       calls_this_month: 0,
       key: `arbiter_sk_…${body.key.slice(-4)}`,
@@ -41,6 +42,7 @@ describe.each(DIALECTS)('API keys over HTTP on %s', (dialect) => {
       'key',
       'name',
       'revoked_at',
+      'role',
       'status',
     ]);
   });
@@ -51,13 +53,13 @@ describe.each(DIALECTS)('API keys over HTTP on %s', (dialect) => {
         method: 'POST',
         url: '/api-keys',
         headers: bearer(t.ownerKey),
-        payload: { name: 'counted' },
+        payload: { name: 'counted', role: 'admin' },
       })
     ).json();
     for (let i = 0; i < 3; i++) {
       const r = await t.app.inject({ method: 'GET', url: '/v1/whoami', headers: bearer(created.key) });
       expect(r.statusCode).toBe(200);
-      expect(r.json()).toEqual({ account_id: t.ownerId, key_id: created.id, plan: 'owner' });
+      expect(r.json()).toEqual({ account_id: t.ownerId, key_id: created.id, plan: 'owner', role: 'admin' });
     }
     const count = async () =>
       (

@@ -134,4 +134,17 @@ describe.each(DIALECTS)('text at the boundary, on %s', (dialect) => {
     expect(res.statusCode).toBe(400);
     expect(res.payload).toContain('body.api_key');
   });
+
+  it('refuses a console form field whose escapes are not UTF-8, instead of storing U+FFFD', async () => {
+    for (const payload of ['api_key=%FF', 'name=d%C3', '%FE=x']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/console/sign-in',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload,
+      });
+      expect(res.statusCode, payload).toBe(400);
+      expect(res.payload).not.toContain('\ufffd');
+    }
+  });
 });

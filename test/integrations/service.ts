@@ -27,11 +27,12 @@ export async function startService(): Promise<RunningService> {
 }
 
 /** A second key of the owner account: an escalation is decided with a key other than the one that asked. */
+/** Another key of the account, of a role that may decide escalations: a person's. */
 export async function secondKey(service: RunningService): Promise<string> {
   const res = await fetch(`${service.url}/api-keys`, {
     method: 'POST',
     headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'approver' }),
+    body: JSON.stringify({ name: 'approver', role: 'operator' }),
   });
   if (res.status !== 201) throw new Error(`cannot create a key: ${res.status}`);
   return ((await res.json()) as { key: string }).key;

@@ -22,7 +22,7 @@ describe.each(DIALECTS)('judgment over HTTP on %s', (dialect) => {
   let approver: string;
   beforeAll(async () => {
     t = await createTestApp(dialect, { env: ENV });
-    approver = (await t.container.services.apiKeys.create(t.ownerId, 'approver')).key;
+    approver = (await t.container.services.apiKeys.create(t.ownerId, 'approver', { role: 'operator' })).key;
   });
   afterAll(() => t.close());
 
@@ -285,7 +285,9 @@ describe.each(DIALECTS)('escalation expiry with an injected clock on %s', (diale
   });
 
   it('expires a pending escalation on read once its time is up; deciding it then is 409', async () => {
-    const approver = (await t.container.services.apiKeys.create(t.ownerId, 'late approver')).key;
+    const approver = (
+      await t.container.services.apiKeys.create(t.ownerId, 'late approver', { role: 'operator' })
+    ).key;
     const res = (
       await app.inject({
         method: 'POST',
@@ -357,7 +359,8 @@ describe.runIf(DIALECTS.includes('postgres'))('two instances on one PostgreSQL',
   });
 
   it('approves on one instance and reads the decision on the other', async () => {
-    const approver = (await a.container.services.apiKeys.create(a.ownerId, 'approver')).key;
+    const approver = (await a.container.services.apiKeys.create(a.ownerId, 'approver', { role: 'operator' }))
+      .key;
     const res = (
       await a.app.inject({
         method: 'POST',
@@ -431,8 +434,8 @@ describe.runIf(DIALECTS.includes('postgres'))('two instances on one PostgreSQL',
   });
 
   it('lets exactly one of two concurrent decisions win', async () => {
-    const k1 = (await a.container.services.apiKeys.create(a.ownerId, 'one')).key;
-    const k2 = (await a.container.services.apiKeys.create(a.ownerId, 'two')).key;
+    const k1 = (await a.container.services.apiKeys.create(a.ownerId, 'one', { role: 'operator' })).key;
+    const k2 = (await a.container.services.apiKeys.create(a.ownerId, 'two', { role: 'operator' })).key;
     const res = (
       await a.app.inject({
         method: 'POST',

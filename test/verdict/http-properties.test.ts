@@ -163,7 +163,9 @@ describe('property: the same input gives the same code and hash, across restarts
       for (const restart of [1, 2]) {
         const t = await createTestApp(dialect, { database, env: { ARBITER_LOG_LEVEL: 'silent' } });
         const key =
-          restart === 1 ? t.ownerKey : (await t.container.services.apiKeys.create(t.ownerId, 'again')).key;
+          restart === 1
+            ? t.ownerKey
+            : (await t.container.services.apiKeys.create(t.ownerId, 'again', { role: 'admin' })).key;
         await noLoops(t, key);
         runs.push({ where: `${dialect} run ${restart}`, seen: await judgeAll(t, key, inputs) });
         await t.close();

@@ -149,7 +149,9 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     const receiver = await startReceiver(() => ({ status: 204 }));
     try {
       const account = await t.newAccount();
-      const approver = (await t.container.services.apiKeys.create(account.accountId, 'approver')).key;
+      const approver = (
+        await t.container.services.apiKeys.create(account.accountId, 'approver', { role: 'operator' })
+      ).key;
       const hook = await subscribe(t, account.key, `${receiver.url}/decisions`, [
         'action.approved',
         'action.denied',

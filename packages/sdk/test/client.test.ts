@@ -54,7 +54,9 @@ describe('the SDK against the service', () => {
     expect(still.outcome).toBeNull();
 
     const approver = await t.newAccount();
-    const sameAccount = await t.container.services.apiKeys.create(t.ownerId, 'approver');
+    const sameAccount = await t.container.services.apiKeys.create(t.ownerId, 'approver', {
+      role: 'operator',
+    });
     const waiting = arbiter.waitForDecision(escalated.evaluation_id, { timeoutMs: 10_000, intervalMs: 50 });
     const decided = await createArbiter({ baseUrl: url, apiKey: sameAccount.key }).api.POST(
       '/v2/actions/evaluations/{id}/approve',

@@ -12,6 +12,7 @@ import * as evaluationsByStatus from './202611231800_evaluations_by_status.ts';
 import * as quotaCounters from './202611261030_quota_counters.ts';
 import * as claimsTsvPseudonyms from './202611261130_claims_tsv_pseudonyms.ts';
 import * as claimsTsvFastupdateOff from './202611261500_claims_tsv_fastupdate_off.ts';
+import * as keyRoles from './202611281000_key_roles.ts';
 import * as webhookFailingSince from './202611281100_webhook_failing_since.ts';
 
 /**
@@ -32,5 +33,6 @@ export const migrations: Record<string, Migration> = {
   '202611261030_quota_counters': quotaCounters,
   '202611261130_claims_tsv_pseudonyms': claimsTsvPseudonyms,
   '202611261500_claims_tsv_fastupdate_off': claimsTsvFastupdateOff,
+  '202611281000_key_roles': keyRoles,
   '202611281100_webhook_failing_since': webhookFailingSince,
 };

@@ -52,7 +52,8 @@ export function createAccountsService(deps: {
           throw Errors.conflict(`An account with email ${email} already exists`);
         throw err;
       }
-      const key = await deps.apiKeys.create(account.id, 'default', options);
+      // The owner's first key is the one that can make the others, so it is an admin key.
+      const key = await deps.apiKeys.create(account.id, 'default', { ...options, role: 'admin' });
       return { account, key };
     },
 

@@ -15,10 +15,23 @@ export function createApiKeysRepo(db: Kysely<Database>) {
       return db
         .selectFrom('api_keys')
         .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
-        .select(['api_keys.id as keyId', 'api_keys.account_id as accountId', 'accounts.plan as plan'])
+        .select([
+          'api_keys.id as keyId',
+          'api_keys.account_id as accountId',
+          'accounts.plan as plan',
+          'api_keys.role as role',
+        ])
         .where('api_keys.key_hash', '=', keyHash)
         .where('api_keys.revoked_at', 'is', null)
         .executeTakeFirst();
+    },
+    async countActive(): Promise<number> {
+      const row = await db
+        .selectFrom('api_keys')
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .where('revoked_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
     },
     findForAccount(accountId: string, keyId: string): Promise<ApiKeyRow | undefined> {
       return db

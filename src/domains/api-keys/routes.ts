@@ -10,9 +10,10 @@ export function apiKeysRoutes(apiKeys: ApiKeysService): FastifyPluginAsyncTypebo
     app.post(
       '/api-keys',
       {
+        config: { role: 'admin' },
         schema: {
           tags: ['API keys'],
-          summary: 'Create an API key (the secret is returned once)',
+          summary: 'Create an API key of a role, agent by default (the secret is returned once)',
           body: CreateKeyBody,
           response: { 201: CreatedKeySchema, ...errorResponses },
         },
@@ -21,6 +22,8 @@ export function apiKeysRoutes(apiKeys: ApiKeysService): FastifyPluginAsyncTypebo
         const principal = principalOf(request);
         const created = await apiKeys.create(principal.accountId, request.body.name, {
           actor: principal.keyId,
+          actorRole: principal.role,
+          ...(request.body.role === undefined ? {} : { role: request.body.role }),
         });
         return reply.status(201).send({ success: true as const, ...created });
       },
@@ -29,6 +32,7 @@ export function apiKeysRoutes(apiKeys: ApiKeysService): FastifyPluginAsyncTypebo
     app.get(
       '/api-keys',
       {
+        config: { role: 'admin' },
         schema: {
           tags: ['API keys'],
           summary: 'List the keys of the calling account, masked, oldest first',
@@ -41,6 +45,7 @@ export function apiKeysRoutes(apiKeys: ApiKeysService): FastifyPluginAsyncTypebo
     app.delete(
       '/api-keys/:key_id',
       {
+        config: { role: 'admin' },
         schema: {
           tags: ['API keys'],
           summary: 'Revoke a key, permanently (a key already revoked answers 404 NOT_FOUND)',
@@ -58,6 +63,7 @@ export function apiKeysRoutes(apiKeys: ApiKeysService): FastifyPluginAsyncTypebo
     app.get(
       '/v1/whoami',
       {
+        config: { role: 'agent' },
         schema: {
           tags: ['API keys'],
           summary: 'The account, key and plan behind the bearer key',
@@ -66,7 +72,7 @@ export function apiKeysRoutes(apiKeys: ApiKeysService): FastifyPluginAsyncTypebo
       },
       async (request) => {
         const p = principalOf(request);
-        return { account_id: p.accountId, key_id: p.keyId, plan: p.plan };
+        return { account_id: p.accountId, key_id: p.keyId, plan: p.plan, role: p.role };
       },
     );
   };

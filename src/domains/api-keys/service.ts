@@ -9,6 +9,7 @@ import { emitEvent } from '../webhooks/index.ts';
 import type { KeyCache } from './key-cache.ts';
 import { generateKey, hashKey, isWellFormedKey, maskKey } from './key-format.ts';
 import { type ApiKeysRepo, createApiKeysRepo } from './repo.ts';
+import { DEFAULT_KEY_ROLE, type KeyRole, keyRoleOf, roleAllows } from './roles.ts';
 import type { CreatedKeySchema, ListedKeySchema } from './schemas.ts';
 
 /** Who is calling: resolved from a bearer key on every authenticated request. */
@@ -16,6 +17,7 @@ export interface Principal {
   keyId: string;
   accountId: string;
   plan: string;
+  role: KeyRole;
 }
 
 /** The new key with its secret; the route adds `success`. */
@@ -43,12 +45,19 @@ export function createApiKeysService(deps: {
   const now = deps.now ?? (() => new Date());
 
   return {
-    /** Creates a key; the returned secret is never retrievable again. `actor` is who asked (a key id, `operator`, `system`). */
+    /**
+     * Creates a key; the returned secret is never retrievable again. `actor` is who asked (a key
+     * id, `operator`, `system`); `actorRole`, where the actor is a key, caps the role it can give.
+     */
     async create(
       accountId: string,
       name: string,
-      options: { secret?: string; actor?: string } = {},
+      options: { secret?: string; actor?: string; role?: KeyRole; actorRole?: KeyRole } = {},
     ): Promise<CreatedKey> {
+      const role = options.role ?? DEFAULT_KEY_ROLE;
+      if (options.actorRole !== undefined && !roleAllows(options.actorRole, role)) {
+        throw Errors.forbidden(`A key of role ${options.actorRole} cannot create a key of role ${role}`);
+      }
       const secret = options.secret ?? generateKey();
       if (!isWellFormedKey(secret)) throw Errors.validation('The key does not have the arbiter_sk_ format');
       const row = {
@@ -57,6 +66,7 @@ export function createApiKeysService(deps: {
         name,
         key_hash: hashKey(secret),
         key_last4: secret.slice(-4),
+        role,
         created_at: now().toISOString(),
         revoked_at: null,
       };
@@ -69,12 +79,12 @@ export function createApiKeysService(deps: {
             actor: options.actor ?? 'system',
             action: 'api_key.created',
             target: row.id,
-            details: { name },
+            details: { name, role },
             at: row.created_at,
           },
         ]);
       });
-      return { id: row.id, key: secret, name: row.name, created_at: row.created_at };
+      return { id: row.id, key: secret, name: row.name, role, created_at: row.created_at };
     },
 
     async list(accountId: string): Promise<ListedKey[]> {
@@ -84,6 +94,7 @@ export function createApiKeysService(deps: {
         id: row.id,
         key: maskKey(row.key_last4),
         name: row.name,
+        role: keyRoleOf(row.role),
         created_at: row.created_at,
         revoked_at: row.revoked_at,
         status: row.revoked_at === null ? 'active' : 'revoked',
@@ -128,8 +139,9 @@ export function createApiKeysService(deps: {
       if (cached) return cached;
       const found = await deps.repo.findActiveByHash(keyHash);
       if (!found) throw new AppError('UNAUTHENTICATED', 'The API key is unknown or has been revoked');
-      deps.cache.set(keyHash, found);
-      return found;
+      const principal: Principal = { ...found, role: keyRoleOf(found.role) };
+      deps.cache.set(keyHash, principal);
+      return principal;
     },
   };
 }

@@ -9,6 +9,7 @@ export function auditRoutes(audit: Pick<AuditRepo, 'list' | 'verify'>): FastifyP
     app.get(
       '/audit-log',
       {
+        config: { role: 'operator' },
         schema: {
           tags: ['Audit log'],
           summary: "The account's audit log, oldest first; follow next_cursor for more",
@@ -34,6 +35,7 @@ export function auditRoutes(audit: Pick<AuditRepo, 'list' | 'verify'>): FastifyP
     app.get(
       '/audit-log/verify',
       {
+        config: { role: 'operator' },
         schema: {
           tags: ['Audit log'],
           summary: "Re-walks the account's hash chain and names the first entry that does not hold",

@@ -49,7 +49,7 @@ export function subscriptionRoutes(billing: BillingService): FastifyPluginAsyncT
     app.post(
       '/subscription/checkout',
       {
-        config: unmetered,
+        config: { ...unmetered, role: 'admin' },
         schema: {
           tags: ['Billing'],
           summary: 'Start a checkout for a plan; a person completes it at checkout_url',
@@ -69,7 +69,7 @@ export function subscriptionRoutes(billing: BillingService): FastifyPluginAsyncT
     app.get(
       '/subscription/status',
       {
-        config: unmetered,
+        config: { ...unmetered, role: 'admin' },
         schema: {
           tags: ['Billing'],
           summary: 'Plan, status, plan details and the current billing period',
@@ -82,7 +82,7 @@ export function subscriptionRoutes(billing: BillingService): FastifyPluginAsyncT
     app.get(
       '/subscription/plans',
       {
-        config: unmetered,
+        config: { ...unmetered, role: 'admin' },
         schema: {
           tags: ['Billing'],
           summary: 'The plans on offer',
@@ -95,7 +95,7 @@ export function subscriptionRoutes(billing: BillingService): FastifyPluginAsyncT
     app.get(
       '/billing/usage/current',
       {
-        config: unmetered,
+        config: { ...unmetered, role: 'operator' },
         schema: {
           tags: ['Billing'],
           summary: "This month's calls (by endpoint, day and key) and their cost",

@@ -34,7 +34,7 @@ export function gdprRoutes(gdpr: GdprService): FastifyPluginAsyncTypebox {
     app.get(
       '/gdpr/export',
       {
-        config: unmetered,
+        config: { ...unmetered, role: 'admin' },
         schema: {
           tags: ['GDPR'],
           summary: 'Every record of the account (Article 20)',
@@ -47,7 +47,7 @@ export function gdprRoutes(gdpr: GdprService): FastifyPluginAsyncTypebox {
     app.delete(
       '/gdpr/delete-account',
       {
-        config: unmetered,
+        config: { ...unmetered, role: 'admin' },
         schema: {
           tags: ['GDPR'],
           summary: 'Delete the account and all its data (Article 17); the audit log is retained',

@@ -88,9 +88,12 @@ export function createEscalations(deps: {
   }
 
   /** One evaluation as the account sees it now. */
-  async function get(accountId: string, id: string): Promise<EvaluationView> {
+  /** One evaluation; with `askedBy`, only one that key asked for (an agent key reads its own). */
+  async function get(accountId: string, id: string, askedBy?: string): Promise<EvaluationView> {
     let row = await deps.find(accountId, id);
-    if (row === undefined) throw Errors.notFound(`Evaluation ${id}`);
+    if (row === undefined || (askedBy !== undefined && row.key_id !== askedBy)) {
+      throw Errors.notFound(`Evaluation ${id}`);
+    }
     // Expiry applies on read too, so nobody sees a pending escalation past its time.
     if (row.status === 'pending' && row.expires_at !== null && row.expires_at <= now().toISOString()) {
       await expire(row.id, accountId, now());

@@ -10,6 +10,8 @@ export interface EvaluationFilter {
   decision?: string | undefined;
   status?: string | undefined;
   actor?: string | undefined;
+  /** Only evaluations this key asked for. */
+  keyId?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
   /** Rows strictly after this position in the (created_at desc, id desc) order. */
@@ -73,6 +75,7 @@ export function createJudgmentRepo(db: Kysely<Database>, dialect: DialectName) {
       if (f.decision !== undefined) q = q.where('decision', '=', f.decision);
       if (f.status !== undefined) q = q.where('status', '=', f.status);
       if (f.actor !== undefined) q = q.where('actor', '=', f.actor);
+      if (f.keyId !== undefined) q = q.where('key_id', '=', f.keyId);
       if (f.from !== undefined) q = q.where('created_at', '>=', f.from);
       if (f.to !== undefined) q = q.where('created_at', '<', f.to);
       const after = f.after;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../http/auth.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
+import type { Principal } from '../api-keys/index.ts';
 import {
   DecisionBody,
   EvaluateBody,
@@ -17,11 +18,17 @@ function iso(value: string | undefined): string | undefined {
   return value === undefined ? undefined : new Date(value).toISOString();
 }
 
+/** An agent key reads the evaluations it asked for; people read the whole account's. */
+function askedBy(principal: Principal): string | undefined {
+  return principal.role === 'agent' ? principal.keyId : undefined;
+}
+
 export function judgmentRoutes(judgment: JudgmentService): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
       '/v2/actions/evaluate',
       {
+        config: { role: 'agent' },
         schema: {
           tags: ['Judgment'],
           summary: 'Judge a proposed action through seven gates: ALLOWED, BLOCKED or ESCALATE',
@@ -37,6 +44,7 @@ export function judgmentRoutes(judgment: JudgmentService): FastifyPluginAsyncTyp
     app.get(
       '/v2/actions/evaluations',
       {
+        config: { role: 'agent' },
         schema: {
           tags: ['Judgment'],
           summary: "The account's evaluations, newest first, filtered, one page at a time",
@@ -46,10 +54,12 @@ export function judgmentRoutes(judgment: JudgmentService): FastifyPluginAsyncTyp
       },
       async (request) => {
         const q = request.query;
-        return judgment.list(principalOf(request).accountId, {
+        const principal = principalOf(request);
+        return judgment.list(principal.accountId, {
           decision: q.decision,
           status: q.status,
           actor: q.actor,
+          keyId: askedBy(principal),
           from: iso(q.from),
           to: iso(q.to),
           cursor: q.cursor,
@@ -61,6 +71,7 @@ export function judgmentRoutes(judgment: JudgmentService): FastifyPluginAsyncTyp
     app.get(
       '/v2/actions/evaluations/:id',
       {
+        config: { role: 'agent' },
         schema: {
           tags: ['Judgment'],
           summary: 'One evaluation and, for an escalation, where its decision stands',
@@ -69,7 +80,8 @@ export function judgmentRoutes(judgment: JudgmentService): FastifyPluginAsyncTyp
         },
       },
       async (request) => {
-        return judgment.get(principalOf(request).accountId, request.params.id);
+        const principal = principalOf(request);
+        return judgment.get(principal.accountId, request.params.id, askedBy(principal));
       },
     );
 
@@ -80,6 +92,8 @@ export function judgmentRoutes(judgment: JudgmentService): FastifyPluginAsyncTyp
       app.post(
         `/v2/actions/evaluations/:id/${path}`,
         {
+          // People decide escalations: an agent key never does, nor the key that asked (service).
+          config: { role: 'operator' },
           // A decision without a comment may come with no body at all.
           preValidation: (request, _reply, done) => {
             request.body ??= {};

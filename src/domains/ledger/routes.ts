@@ -53,6 +53,7 @@ export function ledgerRoutes(
       app.get(
         '/v2/vault/settings/pii',
         {
+          config: { role: 'operator' },
           schema: {
             tags: ['Vault'],
             summary: 'Scrubbing settings of the account: the default phone region',
@@ -65,6 +66,7 @@ export function ledgerRoutes(
       app.put(
         '/v2/vault/settings/pii',
         {
+          config: { role: 'operator' },
           schema: {
             tags: ['Vault'],
             summary:
@@ -104,6 +106,7 @@ export function ledgerRoutes(
     app.post(
       '/v2/vault/store',
       {
+        config: { role: 'agent' },
         schema: {
           tags: ['Vault'],
           summary: 'Store a claim: scrubbed, checked for conflicts, embedded, appended to the hash chain',
@@ -121,6 +124,7 @@ export function ledgerRoutes(
     app.post(
       '/v2/vault/store_batch',
       {
+        config: { role: 'agent' },
         schema: {
           tags: ['Vault'],
           summary:
@@ -151,6 +155,7 @@ export function ledgerRoutes(
     app.post(
       '/ledger/propose_state',
       {
+        config: { role: 'agent' },
         schema: {
           tags: ['Ledger'],
           summary: 'Commit a claim (short form of /v2/vault/store; ids are short ids)',
@@ -183,6 +188,7 @@ export function ledgerRoutes(
     app.post(
       '/v2/vault/search',
       {
+        config: { role: 'agent' },
         schema: {
           tags: ['Vault'],
           summary:
@@ -198,6 +204,7 @@ export function ledgerRoutes(
     app.post(
       '/ledger/semantic_search',
       {
+        config: { role: 'agent' },
         schema: {
           tags: ['Ledger'],
           summary: 'Facts relevant to a query (short form of /v2/vault/search)',
@@ -218,6 +225,7 @@ export function ledgerRoutes(
     app.get(
       '/v2/vault/claims',
       {
+        config: { role: 'agent' },
         schema: {
           tags: ['Vault'],
           summary:
@@ -232,6 +240,7 @@ export function ledgerRoutes(
     app.get(
       '/v2/vault/claims/:id',
       {
+        config: { role: 'agent' },
         schema: {
           tags: ['Vault'],
           summary: 'A claim (by uuid or short id) with its version history',
@@ -265,6 +274,7 @@ export function ledgerRoutes(
     app.delete(
       '/v2/vault/claims/:id',
       {
+        config: { role: 'operator' },
         schema: {
           tags: ['Vault'],
           summary: 'Delete a claim: it leaves search; the ledger records the deletion',
@@ -287,6 +297,7 @@ export function ledgerRoutes(
     app.get(
       '/v2/vault/state',
       {
+        config: { role: 'agent' },
         schema: {
           tags: ['Vault'],
           summary: "The account's current ledger state hash",
@@ -299,6 +310,7 @@ export function ledgerRoutes(
     app.get(
       '/v2/vault/verify',
       {
+        config: { role: 'agent' },
         schema: {
           tags: ['Vault'],
           summary: 'Re-walk the hash chain; names the first entry that does not hold',

@@ -10,6 +10,7 @@ export function policiesRoutes(policies: PoliciesService): FastifyPluginAsyncTyp
     app.get(
       '/v2/policies',
       {
+        config: { role: 'operator' },
         schema: {
           tags: ['Judgment'],
           summary:
@@ -27,6 +28,7 @@ export function policiesRoutes(policies: PoliciesService): FastifyPluginAsyncTyp
     app.put(
       '/v2/policies',
       {
+        config: { role: 'operator' },
         schema: {
           tags: ['Judgment'],
           summary: 'Replace the policy document: validated, then in force from the next evaluation on',

@@ -30,6 +30,7 @@ export function verdictRoutes(verdicts: VerdictService): FastifyPluginAsyncTypeb
     app.post(
       '/v1/evaluate',
       {
+        config: { role: 'agent' },
         schema: {
           tags: ['Verdicts'],
           summary: 'Judge a proposed action: 200 safe or unsafe, 409 CONFLICT_DETECTED, 412 STATE_DRIFT',
@@ -56,6 +57,7 @@ export function verdictRoutes(verdicts: VerdictService): FastifyPluginAsyncTypeb
     app.get(
       '/v1/actions',
       {
+        config: { role: 'operator' },
         schema: {
           tags: ['Verdicts'],
           summary: "Built-in actions and the account's own, with their payload schemas",
@@ -68,6 +70,7 @@ export function verdictRoutes(verdicts: VerdictService): FastifyPluginAsyncTypeb
     app.get(
       '/v1/actions/:action',
       {
+        config: { role: 'operator' },
         schema: {
           tags: ['Verdicts'],
           summary: 'One action and its payload schema',
@@ -81,6 +84,7 @@ export function verdictRoutes(verdicts: VerdictService): FastifyPluginAsyncTypeb
     app.put(
       '/v1/actions/:action',
       {
+        config: { role: 'operator' },
         schema: {
           tags: ['Verdicts'],
           summary: 'Register or replace a custom action (201 when new); built-in names are refused with 409',
@@ -103,6 +107,7 @@ export function verdictRoutes(verdicts: VerdictService): FastifyPluginAsyncTypeb
     app.delete(
       '/v1/actions/:action',
       {
+        config: { role: 'operator' },
         schema: {
           tags: ['Verdicts'],
           summary: 'Remove a custom action; built-in actions cannot be removed (409)',
@@ -120,6 +125,7 @@ export function verdictRoutes(verdicts: VerdictService): FastifyPluginAsyncTypeb
     app.get(
       '/v1/settings/egress',
       {
+        config: { role: 'operator' },
         schema: {
           tags: ['Verdicts'],
           summary: 'Egress policy of the account',
@@ -132,6 +138,7 @@ export function verdictRoutes(verdicts: VerdictService): FastifyPluginAsyncTypeb
     app.put(
       '/v1/settings/egress',
       {
+        config: { role: 'operator' },
         schema: {
           tags: ['Verdicts'],
           summary: 'Replace the egress policy (omitted lists are empty)',
@@ -148,6 +155,7 @@ export function verdictRoutes(verdicts: VerdictService): FastifyPluginAsyncTypeb
     app.get(
       '/v1/settings/loop',
       {
+        config: { role: 'operator' },
         schema: {
           tags: ['Verdicts'],
           summary: 'Loop detection settings of the account',
@@ -160,6 +168,7 @@ export function verdictRoutes(verdicts: VerdictService): FastifyPluginAsyncTypeb
     app.put(
       '/v1/settings/loop',
       {
+        config: { role: 'operator' },
         schema: {
           tags: ['Verdicts'],
           summary: 'Replace the loop detection settings',
@@ -176,6 +185,7 @@ export function verdictRoutes(verdicts: VerdictService): FastifyPluginAsyncTypeb
     app.get(
       '/v1/catalogue',
       {
+        config: { role: 'operator' },
         schema: {
           tags: ['Verdicts'],
           summary: "The destructive-operation catalogue: built-in rule families and the account's own rules",
@@ -188,6 +198,7 @@ export function verdictRoutes(verdicts: VerdictService): FastifyPluginAsyncTypeb
     app.get(
       '/v1/catalogue/rules',
       {
+        config: { role: 'operator' },
         schema: {
           tags: ['Verdicts'],
           summary: "The account's own catalogue rules, judged after the built-in ones",
@@ -200,6 +211,7 @@ export function verdictRoutes(verdicts: VerdictService): FastifyPluginAsyncTypeb
     app.put(
       '/v1/catalogue/rules',
       {
+        config: { role: 'operator' },
         schema: {
           tags: ['Verdicts'],
           summary:
@@ -219,6 +231,7 @@ export function verdictRoutes(verdicts: VerdictService): FastifyPluginAsyncTypeb
     app.delete(
       '/v1/catalogue/rules',
       {
+        config: { role: 'operator' },
         schema: {
           tags: ['Verdicts'],
           summary: "Remove all of the account's catalogue rules (the built-in ones stay)",
@@ -234,6 +247,7 @@ export function verdictRoutes(verdicts: VerdictService): FastifyPluginAsyncTypeb
     app.get(
       '/v1/settings/protected',
       {
+        config: { role: 'operator' },
         schema: {
           tags: ['Verdicts'],
           summary: 'Resources the account never lets an agent delete or force-push',
@@ -246,6 +260,7 @@ export function verdictRoutes(verdicts: VerdictService): FastifyPluginAsyncTypeb
     app.put(
       '/v1/settings/protected',
       {
+        config: { role: 'operator' },
         schema: {
           tags: ['Verdicts'],
           summary: 'Replace the protected resources (omitted lists are empty)',
@@ -262,6 +277,7 @@ export function verdictRoutes(verdicts: VerdictService): FastifyPluginAsyncTypeb
     app.get(
       '/v1/settings/execution',
       {
+        config: { role: 'operator' },
         schema: {
           tags: ['Verdicts'],
           summary: 'Execution settings of the account',
@@ -274,6 +290,7 @@ export function verdictRoutes(verdicts: VerdictService): FastifyPluginAsyncTypeb
     app.put(
       '/v1/settings/execution',
       {
+        config: { role: 'operator' },
         schema: {
           tags: ['Verdicts'],
           summary: 'Replace the execution settings',

@@ -24,6 +24,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
     app.get(
       '/webhooks/event-types',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           summary: 'Event types an endpoint can subscribe to, and how deliveries are signed',
@@ -41,6 +42,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
     app.post(
       '/webhooks',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           summary: 'Register an endpoint (the signing secret is returned once)',
@@ -57,6 +59,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
     app.get(
       '/webhooks',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           summary: "The account's endpoints",
@@ -72,6 +75,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
     app.get(
       '/webhooks/:webhook_id',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           summary: 'One endpoint',
@@ -88,6 +92,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
     app.delete(
       '/webhooks/:webhook_id',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           summary: 'Delete an endpoint with its delivery log',
@@ -104,6 +109,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
     app.get(
       '/webhooks/:webhook_id/deliveries',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           summary: "The endpoint's delivery log, newest first, with every attempt",
@@ -124,6 +130,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
     app.post(
       '/webhooks/:webhook_id/enable',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           summary: 'Enable a disabled endpoint again (its failure count starts over)',
@@ -140,6 +147,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
     app.post(
       '/webhooks/:webhook_id/rotate-secret',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           summary: 'Replace the signing secret (the new one is returned once; the old one stops at once)',
@@ -156,6 +164,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
     app.post(
       '/webhooks/:webhook_id/test',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           summary: 'Send a webhook.test event to this endpoint alone',
@@ -172,6 +181,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
     app.post(
       '/webhooks/:webhook_id/deliveries/:delivery_id/redeliver',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           summary: 'Send the event of a delivery again',

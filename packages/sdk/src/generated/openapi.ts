@@ -35,6 +35,8 @@ export interface paths {
                             key: string;
                             name: string;
                             revoked_at: string | null;
+                            /** @description agent: evaluate, judge and memory; operator: + escalation decisions, settings, policies, webhooks, audit, usage; admin: + keys, billing, GDPR */
+                            role: "agent" | "operator" | "admin";
                             status: "active" | "revoked";
                         }[];
                     };
@@ -96,7 +98,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Create an API key (the secret is returned once) */
+        /** Create an API key of a role, agent by default (the secret is returned once) */
         post: {
             parameters: {
                 query?: never;
@@ -109,6 +111,8 @@ export interface paths {
                     "application/json": {
                         /** @description A label for the key */
                         name: string;
+                        /** @description agent: evaluate, judge and memory; operator: + escalation decisions, settings, policies, webhooks, audit, usage; admin: + keys, billing, GDPR */
+                        role?: "agent" | "operator" | "admin";
                     };
                 };
             };
@@ -127,6 +131,8 @@ export interface paths {
                             /** @description The secret key. Shown once; store it now. */
                             key: string;
                             name: string;
+                            /** @description agent: evaluate, judge and memory; operator: + escalation decisions, settings, policies, webhooks, audit, usage; admin: + keys, billing, GDPR */
+                            role: "agent" | "operator" | "admin";
                             /** @enum {boolean} */
                             success: true;
                         };
@@ -3462,6 +3468,8 @@ export interface paths {
                             /** Format: uuid */
                             key_id: string;
                             plan: string;
+                            /** @description agent: evaluate, judge and memory; operator: + escalation decisions, settings, policies, webhooks, audit, usage; admin: + keys, billing, GDPR */
+                            role: "agent" | "operator" | "admin";
                         };
                     };
                 };
