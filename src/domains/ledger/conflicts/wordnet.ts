@@ -15,8 +15,8 @@ import { WordTable } from '../pii/word-table.ts';
 export interface WordNet {
   /** Whether a lower-case word form has at least one sense written in lower case. */
   isCommon(lower: string): boolean;
-  /** Whether `s.slice(from, to)` is such a word, without making that string. */
-  isCommonAt(s: string, from: number, to: number): boolean;
+  /** Whether `s.slice(from, to)` is such a word (`A`–`Z` read as `a`–`z` when `foldAscii`), without making that string. */
+  isCommonAt(s: string, from: number, to: number, foldAscii?: boolean): boolean;
   /** Lower-case word → its direct antonyms (lower case, `_` replaced by a space). */
   antonyms(word: string): ReadonlySet<string> | undefined;
   /** Synset keys of a noun's or verb's senses, most frequent first. */
@@ -91,8 +91,8 @@ class PackedWordNet implements WordNet {
     return this.isCommonAt(lower, 0, lower.length);
   }
 
-  isCommonAt(s: string, from: number, to: number): boolean {
-    const id = this.words.idOf(s, from, to);
+  isCommonAt(s: string, from: number, to: number, foldAscii = false): boolean {
+    const id = this.words.idOf(s, from, to, foldAscii);
     return id >= 0 && (this.flags[id]! & 1) === 1;
   }
 

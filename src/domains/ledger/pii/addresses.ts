@@ -50,41 +50,124 @@ const NUM = '\\d{1,6}[A-Za-z]?';
 const NAME_WORD = "[\\p{Lu}\\d][\\p{L}\\p{M}'.’-]{0,30}";
 const ANY_WORD = "[\\p{L}\\p{M}\\d][\\p{L}\\p{M}'.’-]{0,30}";
 
-const STREET_PATTERNS: RegExp[] = [
+/**
+ * Where a pattern's matches can start. The street shapes all start where a word starts (a letter
+ * or digit after neither), most at a number: they are tried there alone, as sticky expressions,
+ * which finds what a scan of every position finds at a fraction of its cost (a scan tries each
+ * position's look-behind and long alternations). The others are scanned.
+ */
+type Start = 'number' | 'letter' | 'word' | 'scan';
+
+interface StreetPattern {
+  re: RegExp;
+  start: Start;
+  /** A cheap test that fails only on texts the pattern cannot match. */
+  possible?: (text: string) => boolean;
+}
+
+/** Before " 25" in "Koskikatu 25": one of the compound street types ends the word. */
+const COMPOUND_BEFORE_NUMBER = new RegExp(`(?:${anyCase(COMPOUND_SUFFIXES)})$`, 'u');
+const SPACE_DIGIT = /[ ]\d/g;
+
+/** Whether some " <digit>" in `text` follows a compound street type (pattern 4 needs one). */
+function compoundBeforeNumber(text: string): boolean {
+  SPACE_DIGIT.lastIndex = 0;
+  for (let m = SPACE_DIGIT.exec(text); m !== null; m = SPACE_DIGIT.exec(text)) {
+    if (COMPOUND_BEFORE_NUMBER.test(text.slice(Math.max(0, m.index - 10), m.index))) {
+      SPACE_DIGIT.lastIndex = 0;
+      return true;
+    }
+  }
+  return false;
+}
+
+const STREET_PATTERNS: StreetPattern[] = [
   // 615 Benedum Drive; 3369 24 Clarke Avenue
-  new RegExp(
-    `(?<![\\p{L}\\p{N}])${NUM}(?:[ ]${NUM})?[ ](?:${NAME_WORD}[ ]){1,4}(?:${anyCase(SUFFIX_TYPES)})\\.?(?![\\p{L}\\p{N}])`,
-    'gu',
-  ),
+  {
+    re: new RegExp(
+      `(?<![\\p{L}\\p{N}])${NUM}(?:[ ]${NUM})?[ ](?:${NAME_WORD}[ ]){1,4}(?:${anyCase(SUFFIX_TYPES)})\\.?(?![\\p{L}\\p{N}])`,
+      'uy',
+    ),
+    start: 'number',
+  },
   // 26 rue des lieutenants Thomazo; 31 Rue Al Imam Al Bakri
-  new RegExp(
-    `(?<![\\p{L}\\p{N}])${NUM}[ ](?:${anyCase(PREFIX_TYPES)})\\.?(?:[ ]${ANY_WORD}){0,3}[ ]${NAME_WORD}(?![\\p{L}\\p{N}])`,
-    'gu',
-  ),
+  {
+    re: new RegExp(
+      `(?<![\\p{L}\\p{N}])${NUM}[ ](?:${anyCase(PREFIX_TYPES)})\\.?(?:[ ]${ANY_WORD}){0,3}[ ]${NAME_WORD}(?![\\p{L}\\p{N}])`,
+      'uy',
+    ),
+    start: 'number',
+  },
   // Avda. Rio Nalon 58; ul. Północna 73
-  new RegExp(
-    `(?<![\\p{L}\\p{N}])(?:${anyCase(PREFIX_TYPES)})\\.?[ ](?:${NAME_WORD}[ ]){1,4}${NUM}(?![\\p{L}\\p{N}])`,
-    'gu',
-  ),
+  {
+    re: new RegExp(
+      `(?<![\\p{L}\\p{N}])(?:${anyCase(PREFIX_TYPES)})\\.?[ ](?:${NAME_WORD}[ ]){1,4}${NUM}(?![\\p{L}\\p{N}])`,
+      'uy',
+    ),
+    start: 'letter',
+  },
   // Koskikatu 25; Trenerys gate 232; Rákóczi út 66.
-  new RegExp(
-    `(?<![\\p{L}\\p{N}])(?:${NUM}[ ])?(?:${NAME_WORD}[ ]){0,3}(?:\\p{Lu}[\\p{L}\\p{M}-]{2,30})?(?:${anyCase(COMPOUND_SUFFIXES)})[ ]${NUM}(?![\\p{L}\\p{N}])`,
-    'gu',
-  ),
+  {
+    re: new RegExp(
+      `(?<![\\p{L}\\p{N}])(?:${NUM}[ ])?(?:${NAME_WORD}[ ]){0,3}(?:\\p{Lu}[\\p{L}\\p{M}-]{2,30})?(?:${anyCase(COMPOUND_SUFFIXES)})[ ]${NUM}(?![\\p{L}\\p{N}])`,
+      'uy',
+    ),
+    start: 'word',
+    possible: compoundBeforeNumber,
+  },
   // 0138 Brisas 6802; 20789 Allika 46; 10252 Μεγάλη Άμμος 184
-  new RegExp(
-    `(?<![\\p{L}\\p{N}.,:/-])${NUM}[ ](?:\\p{Lu}[\\p{Ll}\\p{M}'.’-]{1,30}[ ]){1,4}${NUM}(?=[ ]*(?:$|[,\\n]))`,
-    'gmu',
-  ),
+  {
+    re: new RegExp(
+      `(?<![\\p{L}\\p{N}.,:/-])${NUM}[ ](?:\\p{Lu}[\\p{Ll}\\p{M}'.’-]{1,30}[ ]){1,4}${NUM}(?=[ ]*(?:$|[,\\n]))`,
+      'muy',
+    ),
+    start: 'number',
+  },
   // PSC 5420, Box 2708; Unit 5146 Box 1772; USS Mahler (then FPO)
-  /\b(?:PSC|Unit|CMR)[ ]\d{3,5},?[ ]Box[ ]\d{3,5}\b/gi,
-  /\bUS(?:S|NS|NV|CGC)[ ]\p{Lu}[\p{L}]{1,30}(?=\s{1,3}FPO\b)/gu,
+  { re: /\b(?:PSC|Unit|CMR)[ ]\d{3,5},?[ ]Box[ ]\d{3,5}\b/gi, start: 'scan' },
+  { re: /\bUS(?:S|NS|NV|CGC)[ ]\p{Lu}[\p{L}]{1,30}(?=\s{1,3}FPO\b)/gu, start: 'scan' },
   // the corner of Dalbraut 99 and Frederikke Coves
-  /\b(?:the )?corner of [^.,;!?\n]{3,60}? and [^.,;!?\n]{3,60}(?=[.,;!?\n]|$)/gu,
-  /\b[AFD]PO[ ]A[AEP][ ]\d{5}\b/gi,
+  {
+    re: /\b(?:the )?corner of [^.,;!?\n]{3,60}? and [^.,;!?\n]{3,60}(?=[.,;!?\n]|$)/gu,
+    start: 'scan',
+    possible: (text) => text.includes('corner of '),
+  },
+  { re: /\b[AFD]PO[ ]A[AEP][ ]\d{5}\b/gi, start: 'scan' },
   // Apt. 864; Suite 501
-  /\b(?:Apt\.?|Apartment|Suite|Ste\.)[ ]#?\d{1,5}[A-Z]?\b/gi,
+  { re: /\b(?:Apt\.?|Apartment|Suite|Ste\.)[ ]#?\d{1,5}[A-Z]?\b/gi, start: 'scan' },
 ];
+
+/** Where a word starts: a letter or digit after neither. */
+const WORD_START = /(?<![\p{L}\p{N}])[\p{L}\p{N}]/gu;
+
+function wordStarts(text: string): number[] {
+  const out: number[] = [];
+  WORD_START.lastIndex = 0;
+  for (let m = WORD_START.exec(text); m !== null; m = WORD_START.exec(text)) out.push(m.index);
+  return out;
+}
+
+/** What a scan of `text` with `p` finds, each match as a span. */
+function matchesOf(p: StreetPattern, text: string, starts: readonly number[], out: AddressSpan[]): void {
+  if (p.possible && !p.possible(text)) return;
+  if (p.start === 'scan') {
+    for (const m of text.matchAll(p.re)) out.push({ start: m.index, end: m.index + m[0].length });
+    return;
+  }
+  let from = 0;
+  for (const at of starts) {
+    if (at < from) continue;
+    if (p.start !== 'word') {
+      const c = text.charCodeAt(at);
+      if ((c >= 48 && c <= 57) !== (p.start === 'number')) continue;
+    }
+    p.re.lastIndex = at;
+    const m = p.re.exec(text);
+    if (m === null) continue;
+    out.push({ start: at, end: at + m[0].length });
+    from = at + m[0].length;
+  }
+}
 
 /** A following line that belongs to the same address block. */
 const BLOCK_LINE =
@@ -121,9 +204,8 @@ function extendBlock(text: string, end: number): number {
 
 export function findAddresses(text: string): AddressSpan[] {
   const spans: AddressSpan[] = [];
-  for (const pattern of STREET_PATTERNS) {
-    for (const m of text.matchAll(pattern)) spans.push({ start: m.index, end: m.index + m[0].length });
-  }
+  const starts = wordStarts(text);
+  for (const pattern of STREET_PATTERNS) matchesOf(pattern, text, starts, spans);
   spans.sort((a, b) => a.start - b.start || b.end - a.end);
   const merged: AddressSpan[] = [];
   for (const s of spans) {

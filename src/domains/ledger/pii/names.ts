@@ -39,6 +39,7 @@ export interface NameLexicon {
 }
 
 const LEXICON_ROLES = ['honorific', 'first', 'place', 'last', 'common'] as const;
+const FIRST = LEXICON_ROLES.indexOf('first');
 
 interface Lexicon {
   words: WordTable;
@@ -78,20 +79,62 @@ function isEnglishWord(lower: string): boolean {
 }
 
 function roleOf(word: string): Role {
-  if (/^\p{Lu}\.?$/u.test(word)) return 'initial';
+  return roleAt(word, 0, word.length);
+}
+
+/** Whether `text[from, to)` is ASCII only. */
+function ascii(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) > 127) return false;
+  return true;
+}
+
+/**
+ * The role of the word `text[from, to)`. An ASCII word is looked up where it stands, its case
+ * folded on the fly (what `roleOf` of the lower-cased word finds, without making strings).
+ */
+function roleAt(text: string, from: number, to: number): Role {
+  if (to - from <= 3 && /^\p{Lu}\.?$/u.test(text.slice(from, to))) return 'initial';
+  if (!ascii(text, from, to)) return roleOfSlow(text.slice(from, to));
+  const end = text.charCodeAt(to - 1) === 46 ? to - 1 : to; // a final "." dropped
+  const { words, roles } = nameLexicon();
+  const id = words.idOf(text, from, end, true);
+  if (id >= 0) return LEXICON_ROLES[roles[id]!]!;
+  // isEnglishWord: a possessive "'s" or "'" dropped, then the word, its singular forms.
+  const wn = wordNet();
+  const at = (i: number) => text.charCodeAt(i) | 32; // lower case, for the letters compared below
+  let bare = end;
+  if (bare - from >= 2 && text.charCodeAt(bare - 2) === 39 && at(bare - 1) === 115) bare -= 2;
+  else if (bare > from && text.charCodeAt(bare - 1) === 39) bare -= 1;
+  const s = bare - from >= 1 && at(bare - 1) === 115;
+  const es = s && bare - from >= 2 && at(bare - 2) === 101;
+  const ies = es && bare - from >= 3 && at(bare - 3) === 105;
+  if (
+    wn.isCommonAt(text, from, bare, true) ||
+    (s && wn.isCommonAt(text, from, bare - 1, true)) ||
+    (es && wn.isCommonAt(text, from, bare - 2, true)) ||
+    (ies && wn.isCommon(`${text.slice(from, bare - 3).toLowerCase()}y`))
+  )
+    return 'common';
+  for (let i = from; i < end; i++) if (text.charCodeAt(i) === 45) return hyphenated(text.slice(from, to));
+  return 'unknown';
+}
+
+function roleOfSlow(word: string): Role {
   const lower = word.replace(/\.$/, '').toLowerCase();
   const { words, roles } = nameLexicon();
   const id = words.id(lower);
   if (id >= 0) return LEXICON_ROLES[roles[id]!]!;
   if (isEnglishWord(lower)) return 'common';
-  // Hyphenated names ("Jean-Luc", "Smith-Jones") count by their parts.
-  if (lower.includes('-')) {
-    const parts = word.split('-').map(roleOf);
-    if (parts.includes('first')) return 'first';
-    if (parts.every((r) => r === 'unknown' || r === 'last')) return 'unknown';
-    return 'common';
-  }
+  if (lower.includes('-')) return hyphenated(word);
   return 'unknown';
+}
+
+/** Hyphenated names ("Jean-Luc", "Smith-Jones") count by their parts. */
+function hyphenated(word: string): Role {
+  const parts = word.split('-').map(roleOf);
+  if (parts.includes('first')) return 'first';
+  if (parts.every((r) => r === 'unknown' || r === 'last')) return 'unknown';
+  return 'common';
 }
 
 /** A capitalised word ("McDonald", "LeBlanc" and "O'Neil" too) or an initial. */
@@ -140,28 +183,33 @@ interface Candidate extends NameSpan {
   first: boolean;
 }
 
+const TRIMMED_AT_END: ReadonlySet<Role | 'particle'> = new Set(['common', 'place', 'particle', 'honorific']);
+
 /** One run of capitalised words: the name inside it, if any, and how sure. */
 function judgeRun(text: string, at: number, run: string): Candidate | null {
-  const words = [...run.matchAll(WORD)].map((w) => ({
-    start: at + w.index,
-    end: at + w.index + w[0].length,
-    role: /^\p{Ll}/u.test(w[0]) ? ('particle' as const) : roleOf(w[0]),
-  }));
+  const words: { start: number; end: number; role: Role | 'particle' }[] = [];
+  WORD.lastIndex = 0;
+  for (let w = WORD.exec(run); w !== null; w = WORD.exec(run)) {
+    const start = at + w.index;
+    const end = start + w[0].length;
+    const c = text.charCodeAt(start);
+    const lower = c < 128 ? c >= 97 && c <= 122 : /^\p{Ll}/u.test(w[0]);
+    words.push({ start, end, role: lower ? 'particle' : roleAt(text, start, end) });
+  }
   const lead = text.slice(Math.max(0, at - 24), at);
-  let cue = CUE_BEFORE.test(lead);
-  // After "Mrs." even an English word is a surname ("Mrs. Baker").
-  const titled = HONORIFIC_BEFORE.test(lead);
+  // After "Mrs." even an English word is a surname ("Mrs. Baker"); the honorific ends in a space.
+  const titled = /\s$/.test(lead) && HONORIFIC_BEFORE.test(lead);
   // Trim honorifics (they make a cue), English words and places from both ends.
+  let honorificCue = false;
   let lo = 0;
   let hi = words.length;
   while (lo < hi && !titled) {
     const r = words[lo]!.role;
-    if (r === 'honorific') cue = true;
+    if (r === 'honorific') honorificCue = true;
     else if (r !== 'common' && r !== 'place' && r !== 'particle') break;
     lo++;
   }
-  while (hi > lo && !titled && ['common', 'place', 'particle', 'honorific'].includes(words[hi - 1]!.role))
-    hi--;
+  while (hi > lo && !titled && TRIMMED_AT_END.has(words[hi - 1]!.role)) hi--;
   // A lone initial is more often a sentence's "I" or a list letter than a name.
   if (hi - lo === 1 && words[lo]!.role === 'initial') return null;
   if (lo >= hi) return null;
@@ -180,7 +228,8 @@ function judgeRun(text: string, at: number, run: string): Candidate | null {
   if (roles.includes('first') && !roles.includes('common')) return { ...span, first, decision: 'name' };
   // "Harvey Leach": a first name then surnames that are also English words.
   if (roles[0] === 'first' && core.length <= 3) return { ...span, first, decision: 'name' };
-  if (cue && named > 0 && !roles.includes('common')) return { ...span, first, decision: 'name' };
+  if (named > 0 && !roles.includes('common') && (honorificCue || CUE_BEFORE.test(lead)))
+    return { ...span, first, decision: 'name' };
   if (named >= 2 && nameLike && !PLACE_BEFORE.test(before)) return { ...span, first, decision: 'name' };
   if (core.length === 1 && nameLike) {
     if (PERSON_AFTER.test(text.slice(span.end, span.end + 40)) && !DETERMINER_BEFORE.test(before))
@@ -197,8 +246,15 @@ const LOWER_WORD = /(?<![\p{L}\p{N}'’])\p{Ll}[\p{Ll}\p{M}]{1,20}(?![\p{L}\p{N}
 const LOWER_SURNAME = /^(?:[ ]\p{Ll}\.?)?[ ](\p{Ll}[\p{Ll}\p{M}]{1,25})(?![\p{L}\p{N}'’])/u;
 
 function lowerCaseNames(text: string, out: NameSpan[]): void {
-  for (const m of text.matchAll(LOWER_WORD)) {
-    if (roleOf(capitalise(m[0])) !== 'first') continue;
+  const { words, roles } = nameLexicon();
+  LOWER_WORD.lastIndex = 0;
+  for (let m = LOWER_WORD.exec(text); m !== null; m = LOWER_WORD.exec(text)) {
+    // Most words are looked up where they stand: an ASCII initial capitalises and lower-cases back
+    // to itself, and a word without a hyphen is a first name only by the lexicon.
+    if (text.charCodeAt(m.index) < 128) {
+      const id = words.idOf(text, m.index, m.index + m[0].length);
+      if (id < 0 || roles[id] !== FIRST) continue;
+    } else if (roleOf(capitalise(m[0])) !== 'first') continue;
     let end = m.index + m[0].length;
     const next = LOWER_SURNAME.exec(text.slice(end, end + 40));
     if (next) {

@@ -140,18 +140,24 @@ class KeywordFinder {
     this.outputs = outputs;
   }
 
-  /** Start offsets of every occurrence (overlapping ones too) of each keyword found, ascending. */
-  find(lower: string): Map<string, number[]> {
-    const found = new Map<string, number[]>();
+  /**
+   * Start offsets of every occurrence (overlapping ones too) of each keyword found, ascending, in
+   * `text` with ASCII letters lower-cased (offsets stay those of `text`). Nothing is allocated
+   * for a text that holds no keyword.
+   */
+  find(text: string): Map<string, number[]> | undefined {
+    let found: Map<string, number[]> | undefined;
     const { next, outputs, keywords } = this;
     let state = 0;
-    for (let i = 0; i < lower.length; i++) {
-      const code = lower.charCodeAt(i);
+    for (let i = 0; i < text.length; i++) {
+      let code = text.charCodeAt(i);
+      if (code >= 65 && code <= 90) code += 32;
       state = code < 128 ? next[state * 128 + code]! : 0;
       const ending = outputs[state]!;
       for (let o = 0; o < ending.length; o++) {
         const kw = keywords[ending[o]!]!;
         const at = i - kw.length + 1;
+        found ??= new Map();
         const list = found.get(kw);
         if (list) list.push(at);
         else found.set(kw, [at]);
@@ -161,14 +167,18 @@ class KeywordFinder {
   }
 }
 
+const NO_OCCURRENCES: ReadonlyMap<string, readonly number[]> = new Map();
+
 export class SecretScanner {
   private readonly rules: CompiledRule[];
   private readonly global: CompiledAllowlist;
   private readonly keywords: KeywordFinder;
+  private readonly everyRuleHasKeywords: boolean;
 
   constructor(ruleSet: SecretRuleSet) {
     this.global = compileAllowlist(ruleSet.global);
     this.keywords = new KeywordFinder(ruleSet.rules.flatMap((r) => r.keywords));
+    this.everyRuleHasKeywords = ruleSet.rules.every((r) => r.keywords.length > 0);
     this.rules = ruleSet.rules.map((r) => ({
       id: r.id,
       re: new RegExp(r.pattern.source, `${r.pattern.flags.replace(/[gd]/g, '')}gd`),
@@ -184,13 +194,14 @@ export class SecretScanner {
   }
 
   scan(text: string): SecretMatch[] {
-    // ASCII-only lower-casing keeps offsets aligned with `text`.
-    const lower = text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
+    // A rule with keywords runs only near them (the shipped rules all have some): most texts end here.
+    const occurrences = this.keywords.find(text) ?? NO_OCCURRENCES;
+    if (occurrences === NO_OCCURRENCES && this.everyRuleHasKeywords) return [];
     const found: SecretMatch[] = [];
     const seen = new Set<string>();
-    const occurrences = this.keywords.find(lower);
     for (const rule of this.rules) {
-      for (const [start, end] of this.windows(lower, rule.keywords, occurrences)) {
+      if (rule.keywords.length > 0 && !rule.keywords.some((k) => occurrences.has(k))) continue;
+      for (const [start, end] of this.windows(text.length, rule.keywords, occurrences)) {
         const window = text.slice(start, end);
         rule.re.lastIndex = 0;
         for (let m = rule.re.exec(window); m !== null; m = rule.re.exec(window)) {
@@ -212,13 +223,13 @@ export class SecretScanner {
 
   /** Windows that start a little before keyword occurrences; consecutive ones overlap by WINDOW_LEAD. */
   private *windows(
-    lower: string,
+    length: number,
     keywords: string[],
     occurrences: ReadonlyMap<string, readonly number[]>,
   ): Generator<[number, number]> {
     if (keywords.length === 0) {
-      for (let s = 0; s < lower.length; s += MAX_SCAN_WINDOW - WINDOW_LEAD) {
-        yield [s, Math.min(lower.length, s + MAX_SCAN_WINDOW)];
+      for (let s = 0; s < length; s += MAX_SCAN_WINDOW - WINDOW_LEAD) {
+        yield [s, Math.min(length, s + MAX_SCAN_WINDOW)];
       }
       return;
     }
@@ -239,7 +250,7 @@ export class SecretScanner {
       // A keyword well inside the previous window was already scanned with its context.
       if (p + WINDOW_LEAD < coveredTo) continue;
       const start = Math.max(0, p - WINDOW_LEAD);
-      const end = Math.min(lower.length, start + MAX_SCAN_WINDOW);
+      const end = Math.min(length, start + MAX_SCAN_WINDOW);
       coveredTo = end;
       yield [start, end];
     }

@@ -58,10 +58,17 @@ export class WordTable {
     return this.idOf(word, 0, word.length);
   }
 
-  /** The number of `s.slice(from, to)`, without making that string; -1 when absent. */
-  idOf(s: string, from: number, to: number): number {
+  /**
+   * The number of `s.slice(from, to)` (with `A`–`Z` read as `a`–`z` when `foldAscii`), without
+   * making that string; -1 when absent.
+   */
+  idOf(s: string, from: number, to: number, foldAscii = false): number {
+    const fold = foldAscii ? 32 : 0;
     let h = 0x811c9dc5;
-    for (let i = from; i < to; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+    for (let i = from; i < to; i++) {
+      const c = s.charCodeAt(i);
+      h = Math.imul(h ^ (c >= 65 && c <= 90 ? c + fold : c), 0x01000193);
+    }
     const { slots, starts, text, mask } = this;
     const length = to - from;
     for (let slot = (h >>> 0) & mask; ; slot = (slot + 1) & mask) {
@@ -70,7 +77,10 @@ export class WordTable {
       const start = starts[entry - 1]!;
       if (starts[entry]! - 1 - start !== length) continue;
       let i = 0;
-      while (i < length && text.charCodeAt(start + i) === s.charCodeAt(from + i)) i++;
+      for (; i < length; i++) {
+        const c = s.charCodeAt(from + i);
+        if (text.charCodeAt(start + i) !== (c >= 65 && c <= 90 ? c + fold : c)) break;
+      }
       if (i === length) return entry - 1;
     }
   }
