@@ -164,8 +164,8 @@ export async function checkLongText(
 
 /**
  * Starts the thread now, so that the first long text finds it ready; resolves when it is (a
- * second or two of loading the sources and the lexicons on a quiet machine). `serve` calls it
- * at start.
+ * second or two of loading the sources and the lexicons on a quiet machine). The ledger calls it
+ * on each text check.
  */
 export function warmTextCheckThread(): Promise<void> {
   return thread.whenReady();
