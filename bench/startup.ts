@@ -1,14 +1,18 @@
 /**
  * Start-to-healthy time and memory of `arbiter serve`, compiled (`node dist/cli.js`, what
- * `npm start` and the container run) against the same sources through the tsx loader (how the
- * server ran before it was compiled), interleaved in one run so that both see the same machine:
+ * `npm start` and the container run), against a previous build when given one, else against
+ * the same sources through the tsx loader, interleaved in one run so that both see the same
+ * machine:
  *
- *   npm run bench:startup -- [--rounds 3] [--embedder local|hash]
+ *   npm run bench:startup -- [--rounds 3] [--embedder local|hash] [--baseline <checkout>]
  *
- * Each start gets a fresh SQLite data directory and a free port. "Healthy" is the first 200 from
- * `/readyz` (database answers and is migrated), polled every 20 ms from the moment of spawn. RSS
- * is the server's VmRSS at that moment and again after one store and one search (the embedding
- * model loaded). `--help` is timed the same way.
+ * `--baseline` names another checkout whose `dist/cli.js` is built (say main before a change:
+ * `git worktree add ../before main && (cd ../before && npm run build)`); each figure is printed
+ * beside that build's. Each start gets a fresh SQLite data directory and a free port. "Healthy"
+ * is the first 200 from `/readyz` (database answers and is migrated), polled every 20 ms from the
+ * moment of spawn. RSS is the server's VmRSS at that moment and again after one store, one search
+ * and one verdict (the embedding model loaded; the targets: ready ≤ 2 s, ≤ 300 MB at both
+ * points). `--help` is timed the same way.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -30,12 +34,18 @@ interface Variant {
   name: string;
   argv: (command: string[]) => string[];
 }
+const baseline = arg('--baseline', '');
 const VARIANTS: Variant[] = [
   { name: 'compiled (node dist/cli.js)', argv: (c) => [path.join(root, 'dist/cli.js'), ...c] },
-  {
-    name: 'sources through tsx',
-    argv: (c) => ['--import', 'tsx', path.join(root, 'src/cli.ts'), ...c],
-  },
+  baseline
+    ? {
+        name: `baseline (${path.basename(path.resolve(baseline))})`,
+        argv: (c) => [path.join(path.resolve(baseline), 'dist/cli.js'), ...c],
+      }
+    : {
+        name: 'sources through tsx',
+        argv: (c) => ['--import', 'tsx', path.join(root, 'src/cli.ts'), ...c],
+      },
 ];
 
 const rssMb = (pid: number): number => {
@@ -111,6 +121,12 @@ async function once(variant: Variant): Promise<Sample> {
       headers,
       body: JSON.stringify({ query: 'where is the office?', top_k: 3 }),
     });
+    const verdict = await fetch(`${url}/v1/evaluate`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ action: 'shell.exec', payload: { command: 'git status --short' } }),
+    });
+    if (verdict.status !== 200) throw new Error(`evaluate answered ${verdict.status}`);
     const rssWarm = rssMb(child.pid!);
     return { healthyMs, rssHealthy, rssWarm, helpMs };
   } finally {
@@ -144,12 +160,14 @@ const rows = VARIANTS.map((v) => {
   };
 });
 console.log(`arbiter serve on SQLite, embedder ${embedder}, median of ${rounds} interleaved starts`);
-console.log('variant                         start→healthy   RSS healthy   RSS after store+search   --help');
+console.log(
+  'variant                         start→healthy   RSS healthy   RSS after store+search+verdict   --help',
+);
 for (const r of rows)
   console.log(
-    `${r.name.padEnd(32)}${`${(r.healthy / 1000).toFixed(2)} s`.padStart(13)}${`${r.rssHealthy.toFixed(0)} MB`.padStart(14)}${`${r.rssWarm.toFixed(0)} MB`.padStart(25)}${`${r.help.toFixed(0)} ms`.padStart(10)}`,
+    `${r.name.padEnd(32)}${`${(r.healthy / 1000).toFixed(2)} s`.padStart(13)}${`${r.rssHealthy.toFixed(0)} MB`.padStart(14)}${`${r.rssWarm.toFixed(0)} MB`.padStart(33)}${`${r.help.toFixed(0)} ms`.padStart(10)}`,
   );
-const [compiled, tsx] = rows as [(typeof rows)[0], (typeof rows)[0]];
+const [compiled, other] = rows as [(typeof rows)[0], (typeof rows)[0]];
 console.log(
-  `compiled / tsx: start→healthy ${(compiled.healthy / tsx.healthy).toFixed(2)}×, RSS after store+search ${(compiled.rssWarm / tsx.rssWarm).toFixed(2)}×, --help ${(compiled.help / tsx.help).toFixed(2)}×`,
+  `compiled / ${baseline ? 'baseline' : 'tsx'}: start→healthy ${(compiled.healthy / other.healthy).toFixed(2)}×, RSS healthy ${(compiled.rssHealthy / other.rssHealthy).toFixed(2)}×, RSS after store+search+verdict ${(compiled.rssWarm / other.rssWarm).toFixed(2)}×, --help ${(compiled.help / other.help).toFixed(2)}×`,
 );
