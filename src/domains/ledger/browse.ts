@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import { Errors } from '../../errors.ts';
+import { factView } from './conflicts/fact.ts';
 import type { LedgerRepo } from './repo.ts';
 import { CLAIM_LIST_DEFAULT_LIMIT, type ClaimListQuery, type ClaimListResponse } from './schemas.ts';
 
@@ -53,6 +54,7 @@ export async function listClaims(
       id: row.id,
       short_id: row.short_id,
       claim: row.claim,
+      fact: factView(row.claim),
       source: row.source,
       confidence: row.confidence,
       version: row.version,

@@ -4,6 +4,7 @@ import { type Static, Type } from 'typebox';
 import { principalOf } from '../../http/auth.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { expectedStateHash } from '../../http/preconditions.ts';
+import { factView } from './conflicts/fact.ts';
 import { once } from './idempotency.ts';
 import { PiiSettingsBody, PiiSettingsResponse, type PiiSettingsStore } from './pii/settings.ts';
 import type { LedgerRepo } from './repo.ts';
@@ -254,6 +255,7 @@ export function ledgerRoutes(
           id: claim.id,
           short_id: claim.short_id,
           claim: claim.claim,
+          fact: factView(claim.claim),
           source: claim.source,
           confidence: claim.confidence,
           version: claim.version,

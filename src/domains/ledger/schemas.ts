@@ -69,6 +69,24 @@ export const ConflictSchema = Type.Object({
   reason: Type.String(),
 });
 
+export const FactSchema = Type.Union(
+  [
+    Type.Object({
+      subject: Type.String(),
+      relation: Type.String(),
+      object: Type.String(),
+      negated: Type.Boolean(),
+      time: Type.Optional(Type.String({ description: 'past, future and/or a time phrase ("in 2019")' })),
+      scope: Type.Optional(Type.String({ description: 'a restriction ("for students")' })),
+    }),
+    Type.Null(),
+  ],
+  {
+    description:
+      'The claim read as subject, relation and object; null when it is not a short statement of a known shape. Conflicts and supersede compare claims about the same subject and relation only',
+  },
+);
+
 const Scrubbed = Type.Record(Type.String(), Type.Integer(), {
   description: 'Personal data replaced before storage, by type and count (never the values)',
 });
@@ -78,6 +96,8 @@ export const StoreResponse = Type.Object({
   short_id: Type.String(),
   version: Type.Integer({ minimum: 1 }),
   claim: Type.String({ description: 'The claim as stored, after scrubbing' }),
+  // Optional only for idempotent answers remembered before claims had a reading.
+  fact: Type.Optional(FactSchema),
   conflicts: Type.Array(ConflictSchema),
   superseded: Type.Array(Type.String()),
   state_hash: StateHash,
@@ -109,6 +129,7 @@ export const ProposeResponse = Type.Object({
 export const SearchHitSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
   claim: Type.String(),
+  fact: FactSchema,
   confidence: Type.Number(),
   source: Type.String(),
   version: Type.Integer(),
@@ -162,6 +183,7 @@ const ClaimFields = {
   id: Type.String({ format: 'uuid' }),
   short_id: Type.String(),
   claim: Type.String(),
+  fact: FactSchema,
   source: Type.String(),
   confidence: Type.Number(),
   version: Type.Integer(),

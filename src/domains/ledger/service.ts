@@ -7,6 +7,8 @@ import { AppError, Errors } from '../../errors.ts';
 import type { AuditRepo } from '../audit/index.ts';
 import { emitEvents, type PendingEvent } from '../webhooks/index.ts';
 import { listClaims } from './browse.ts';
+import { factOf, factView } from './conflicts/fact.ts';
+import { sentencesOf } from './conflicts/text-check.ts';
 import { checkLongText, warmTextCheckThread } from './conflicts/text-check-thread.ts';
 import {
   conflictCandidateFloor,
@@ -74,10 +76,14 @@ type AuditEvents = Parameters<AuditRepo['appendIn']>[1][number][];
 
 /** Most recent active claims a text longer than one passage is checked against, besides those found by search. */
 export const LONG_TEXT_FACTS = 1000;
+/** Sentences of a text's first passage whose subject's claims are looked up for the text check. */
+export const SUBJECT_SENTENCES = 16;
 /** Longest run of text-check work between two turns of the event loop. */
 export const TEXT_CHECK_SLICE_MS = 5;
 /** How many stored claims most like a new one are checked for contradictions. */
 export const CONFLICT_CANDIDATES = 10;
+/** Claims naming the subject of a new claim (or of a sentence checked) looked up by full text, besides the nearest. */
+export const SUBJECT_CANDIDATES = 10;
 /** Longest run of a batch's work (scrubbing, checks, SQLite writes) between two turns of the event loop. */
 export const BATCH_SLICE_MS = 20;
 const SHORT_ID_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -213,7 +219,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
       [...candidates]
         .filter((c) => c.cosine >= floor)
         .sort((a, b) => b.cosine - a.cosine || a.row.rowkey - b.row.rowkey)
-        .slice(0, CONFLICT_CANDIDATES)
+        .slice(0, CONFLICT_CANDIDATES + SUBJECT_CANDIDATES)
         .map((c) => ({ id: c.row.id, text: c.row.claim, similarity: c.cosine, row: c.row })),
     );
     const conflicts: ReportedConflict[] = found.map((f) => ({
@@ -259,12 +265,33 @@ export function createLedgerService(deps: LedgerServiceDeps) {
     return withKnownNames(scrubbed, candidates, known);
   }
 
-  /** Committed active claims nearest each vector (k-NN outside any transaction), as rows with their cosine. */
+  /**
+   * Rowkeys of the account's claims that name the subject of each text with a reading (`fact.ts`),
+   * by full text over the subject's words: among many claims of one shape ("The capital of …"),
+   * the nearest vectors need not include the one about the same subject.
+   */
+  async function sameSubjectRowkeys(accountId: string, texts: readonly string[]): Promise<number[][]> {
+    return Promise.all(
+      texts.map(async (text) => {
+        const fact = factOf(text);
+        if (!fact) return [];
+        // A pseudonym is one indexed word; as a placeholder full text would leave it out.
+        const words = fact.subject.replace(/<([A-Z]+[0-9a-f]+)>/g, '$1');
+        return (await deps.fullText.search(accountId, words, SUBJECT_CANDIDATES)).map((h) => h.rowkey);
+      }),
+    );
+  }
+
+  /**
+   * Committed active claims nearest each vector (k-NN outside any transaction) and those naming
+   * the same subject, as rows with their cosine.
+   */
   async function committedCandidates(
     accountId: string,
-    vectors: readonly Float32Array[],
+    prepared: ReadonlyArray<{ text: string; vector: Float32Array }>,
     floor: number,
   ): Promise<Candidate[][]> {
+    const vectors = prepared.map((p) => p.vector);
     // Only candidates at or above the gate are ever checked: the index may stop looking below it.
     let near: NearestHit[][] = [];
     if (deps.vectors.nearestMany) {
@@ -273,6 +300,22 @@ export function createLedgerService(deps: LedgerServiceDeps) {
       for (const v of vectors)
         near.push(await deps.vectors.nearest(accountId, v, CONFLICT_CANDIDATES, floor));
     }
+    const subjects = await sameSubjectRowkeys(
+      accountId,
+      prepared.map((p) => p.text),
+    );
+    const missing = [...new Set(subjects.flat())].filter(
+      (r) => !near.some((hits) => hits.some((h) => h.rowkey === r)),
+    );
+    const stored = await repo.vectorsByRowkeys(missing);
+    near = near.map((hits, i) => {
+      const seen = new Set(hits.map((h) => h.rowkey));
+      const more = subjects[i]!.filter((r) => !seen.has(r) && stored.has(r)).map((r) => ({
+        rowkey: r,
+        cosine: dot(vectors[i]!, stored.get(r)!),
+      }));
+      return [...hits, ...more.filter((h) => h.cosine >= floor)];
+    });
     const rows = new Map(
       (await repo.activeByRowkeys(accountId, [...new Set(near.flat().map((n) => n.rowkey))])).map((r) => [
         r.rowkey,
@@ -464,6 +507,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         short_id: short,
         version,
         claim: text,
+        fact: factView(text),
         conflicts: [...conflicts],
         superseded: superseded.map((s) => s.id),
         state_hash: next.state_hash,
@@ -490,7 +534,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
       // Contradiction candidates: the most similar active claims about the same subject.
       const existing = await repo.findActiveByNormalized(accountId, normalized);
       const floor = conflictCandidateFloor(embedder.id);
-      const [near] = await committedCandidates(accountId, [vector], floor);
+      const [near] = await committedCandidates(accountId, [{ text, vector }], floor);
       const { found, conflicts } = conflictsAmong(
         text,
         near!.filter((c) => c.row.rowkey !== existing?.rowkey),
@@ -545,11 +589,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
       if (inputs.length === 0) return [];
       const { prepared, embedder } = await prepare(inputs, await scrubOptionsOf(accountId));
       const floor = conflictCandidateFloor(embedder.id);
-      const committed = await committedCandidates(
-        accountId,
-        prepared.map((p) => p.vector),
-        floor,
-      );
+      const committed = await committedCandidates(accountId, prepared, floor);
       const at = now().toISOString();
       return repo.transaction(async (trx) => {
         let head = await repo.lockHead(trx, accountId);
@@ -662,6 +702,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
           id: row.id,
           short_id: row.short_id,
           claim: row.claim,
+          fact: factView(row.claim),
           source: row.source,
           confidence: row.confidence,
           version: row.version,
@@ -801,8 +842,10 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         deps.vectors.nearest(accountId, vector, 20),
         deps.fullText.search(accountId, opening, 20),
       ]);
+      const sentences = [...sentencesOf(opening)].slice(0, SUBJECT_SENTENCES).map((s) => s.sentence);
+      const subjects = (await sameSubjectRowkeys(accountId, sentences)).flat();
       const rows = await repo.activeByRowkeys(accountId, [
-        ...new Set([...nearest, ...lexical].map((h) => h.rowkey)),
+        ...new Set([...[...nearest, ...lexical].map((h) => h.rowkey), ...subjects]),
       ]);
       const facts = rows.map((r) => ({ id: r.id, text: r.claim }));
       let outcome: { conflicts: TextConflict[]; exhausted: boolean };

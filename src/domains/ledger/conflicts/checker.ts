@@ -1,4 +1,5 @@
 import { stem } from '../search/lexical.ts';
+import { type FactReading, factOf, sameRelation, sameSubject } from './fact.ts';
 import {
   ANTONYM_PAIRS,
   FUNCTION_WORDS,
@@ -77,6 +78,8 @@ export interface Analysis {
    */
   phrases: number[];
   phraseSides: Map<number, number>;
+  /** The statement read as subject, relation and object (`fact.ts`), or null when it has no such reading. */
+  fact: FactReading | null;
 }
 
 export function canonical(word: string): string {
@@ -218,6 +221,7 @@ export function analyse(text: string): Analysis {
     text: joined,
     phrases,
     phraseSides,
+    fact: factOf(text),
   };
 }
 
@@ -387,8 +391,118 @@ export function detectConflict(
   return conflictBetween(analysis(existingClaim), analysis(newClaim));
 }
 
-/** `detectConflict` on analysed statements: `a` the existing one, `b` the new one. */
+/**
+ * `detectConflict` on analysed statements: `a` the existing one, `b` the new one. Two facts
+ * (statements with a reading) conflict only about the same subject and relation; a statement
+ * without one is compared word by word, unless both subjects are found and are different things.
+ */
 export function conflictBetween(a: Analysis, b: Analysis): Conflict | null {
+  if (a.fact && b.fact) return factConflict(a, b, a.fact, b.fact);
+  if (differentSubjects(a, b)) return null;
+  return wordConflict(a, b);
+}
+
+/** Names, identifiers and pseudonyms among a statement's subject words (the reading's, else those before the verb). */
+function subjectNames(x: Analysis): readonly string[] {
+  if (x.fact) return x.fact.subjectNames;
+  return [...x.subject].filter((t) => isName(t) || x.proper.has(t));
+}
+
+/** A name, an identifier or a pseudonym: two of them are two things unless they are the same. */
+function isName(term: string): boolean {
+  return term.startsWith('<') || /\d/.test(term) || /[-_]/.test(term);
+}
+
+/**
+ * Whether two statements are about different things though one has no reading: both subjects
+ * hold names (people, identifiers, places) and they share none ("svc-1" / "svc-2", two people).
+ * Common nouns are left to the word-by-word rules ("A man" / "Nobody").
+ */
+function differentSubjects(a: Analysis, b: Analysis): boolean {
+  const x = subjectNames(a);
+  const y = subjectNames(b);
+  return x.length > 0 && y.length > 0 && !x.some((t) => y.includes(t));
+}
+
+/**
+ * How two readings' topics compare: `same` subject and relation; `different` (another named
+ * subject, or another relation of a named subject); `loose` when the subjects are common nouns
+ * of one kind ("A young man" / "A person") but the relations differ ("is sitting" / "is
+ * standing"): such statements are compared word by word.
+ */
+function topicOf(fa: FactReading, fb: FactReading): 'same' | 'different' | 'loose' {
+  const named = fa.subjectNames.length > 0 || fb.subjectNames.length > 0;
+  const subject =
+    sameSubject(fa, fb) ||
+    (!named &&
+      related(fa.subjectHead, fb.subjectHead, kindProfile(fa.subjectHead), kindProfile(fb.subjectHead)));
+  if (!subject) return 'different';
+  const ra = fa.relationHead;
+  const rb = fb.relationHead;
+  if (sameRelation(fa, fb) || related(ra, rb, kindProfile(ra), kindProfile(rb))) return 'same';
+  return named ? 'different' : 'loose';
+}
+
+/**
+ * Two facts about the same subject and relation, at the same time and in the same scope: one
+ * denies the other's object, or gives another object where the relation holds one value (a
+ * different capital, owner or price), or an opposite or another quantity where it may hold
+ * several. Statements at different times ("lived" / "lives", "in 2019") or for different scopes
+ * ("for students") do not contradict.
+ */
+function factConflict(a: Analysis, b: Analysis, fa: FactReading, fb: FactReading): Conflict | null {
+  const topic = topicOf(fa, fb);
+  if (topic === 'different' || (fa.scope ?? '') !== (fb.scope ?? '')) return null;
+  if (topic === 'loose') return wordConflict(a, b);
+  const oa = analysis(fa.object);
+  const ob = analysis(fb.object);
+  const agree = objectsAgree(fa, fb, oa, ob) && findOpposites(a, b) === null;
+  // At different times another object is no contradiction; the same object at another time may be ("opened in 2019" / "in 2021").
+  if ((fa.time ?? '') !== (fb.time ?? '')) return agree ? wordConflict(a, b) : null;
+  if ((fa.count ?? '') !== (fb.count ?? '')) {
+    return agree && fa.negated === fb.negated && fa.count !== undefined && fb.count !== undefined
+      ? { kind: 'value_mismatch', reason: `${fa.count} vs ${fb.count}` }
+      : null;
+  }
+  if (fa.negated !== fb.negated) {
+    return agree ? { kind: 'negation', reason: 'one statement denies what the other asserts' } : null;
+  }
+  if (fa.negated || agree) return null;
+  if (!fa.functional && !fb.functional) return wordConflict(a, b);
+  if (fa.bound !== undefined || fb.bound !== undefined) return null;
+  const onlyA = [...oa.quantities].filter((q) => !ob.quantities.has(q));
+  const onlyB = [...ob.quantities].filter((q) => !oa.quantities.has(q));
+  if (onlyA.length > 0 && onlyB.length > 0) {
+    const show = (qs: string[]) => qs.map((q) => q.replace('|', '')).join(', ');
+    return { kind: 'value_mismatch', reason: `${show(onlyA)} vs ${show(onlyB)}` };
+  }
+  const opposites = findOpposites(a, b);
+  if (opposites) return { kind: 'antonym', reason: `"${opposites.x}" vs "${opposites.y}"` };
+  return { kind: 'entity_mismatch', reason: `${fa.object} vs ${fb.object}` };
+}
+
+/**
+ * Two objects say the same: the same quantities, and the same names when both name something
+ * ("Kabul" / "New Kabul" differ, "Djibouti City" / "Djibouti" do not; a city is not the same as
+ * another city because both are cities), else every word of one matched by the other. A name the
+ * scrubber replaced and a word it left cannot be compared, and are not taken for a difference.
+ */
+function objectsAgree(fa: FactReading, fb: FactReading, a: Analysis, b: Analysis): boolean {
+  if (a.quantities.size !== b.quantities.size || [...a.quantities].some((q) => !b.quantities.has(q)))
+    return false;
+  const x = fa.objectNames;
+  const y = fb.objectNames;
+  if (x.length > 0 && y.length > 0) {
+    const pseudonymous = (names: readonly string[]) => names.every((n) => n.startsWith('<'));
+    if (pseudonymous(x) !== pseudonymous(y)) return true;
+    return x.every((n) => y.includes(n)) && y.every((n) => x.includes(n));
+  }
+  if (a.terms.size === 0 || b.terms.size === 0) return a.terms.size === b.terms.size;
+  return matched(a, b).unmatched.length === 0 || matched(b, a).unmatched.length === 0;
+}
+
+/** The word-by-word check (today's rules): negation, opposites, quantities, names. */
+function wordConflict(a: Analysis, b: Analysis): Conflict | null {
   const opposites = findOpposites(a, b);
 
   if (a.negated !== b.negated) {

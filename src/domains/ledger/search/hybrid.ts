@@ -1,3 +1,4 @@
+import { answers, factOf } from '../conflicts/fact.ts';
 import type { LexicalHit } from './lexical.ts';
 import { entityShare, holdsAnswerType, isNegated, type QueryAnalysis } from './question.ts';
 
@@ -120,7 +121,14 @@ export interface ScoredClaim extends Candidate {
  * (rather than one rank against the other, as reciprocal rank fusion did): on questions, the
  * model's cosine alone finds the evidence in the top 5 for 33 % of them and BM25 alone for 59 %.
  */
-export const RELEVANCE_WEIGHTS = { lexical: 0.5, entities: 0.2, answerType: 0.1, negated: 0.1 } as const;
+export const RELEVANCE_WEIGHTS = {
+  lexical: 0.5,
+  entities: 0.2,
+  answerType: 0.1,
+  negated: 0.1,
+  /** A claim whose reading has the subject and relation the question asks about (half for the subject alone). */
+  fact: 0.3,
+} as const;
 const MAX_RELEVANCE =
   1 + RELEVANCE_WEIGHTS.lexical + RELEVANCE_WEIGHTS.entities + RELEVANCE_WEIGHTS.answerType;
 
@@ -157,6 +165,7 @@ export function rankCandidates(
   limit: number,
 ): ScoredClaim[] {
   const out: ScoredClaim[] = [];
+  const maxRelevance = MAX_RELEVANCE + (query.about ? RELEVANCE_WEIGHTS.fact : 0);
   for (const c of candidates) {
     const entities = entityShare(query.entities, c.text);
     const answers = query.answerType !== null && holdsAnswerType(c.text, query.answerType);
@@ -167,14 +176,25 @@ export function rankCandidates(
       RELEVANCE_WEIGHTS.lexical * c.lexical +
       RELEVANCE_WEIGHTS.entities * entities +
       (answers ? RELEVANCE_WEIGHTS.answerType : 0) -
-      (negated ? RELEVANCE_WEIGHTS.negated : 0);
-    const relevance = Math.min(1, Math.max(0, sum / MAX_RELEVANCE));
+      (negated ? RELEVANCE_WEIGHTS.negated : 0) +
+      factBonus(query, c.text);
+    const relevance = Math.min(1, Math.max(0, sum / maxRelevance));
     const confidence = confidenceOf(c.id);
     out.push({ ...c, relevance, confidence, score: relevance * confidence });
   }
   return out
     .sort((a, b) => b.score - a.score || b.cosine - a.cosine || (a.id < b.id ? -1 : 1))
     .slice(0, limit);
+}
+
+/** What a claim's reading adds for a question about its subject and relation (`fact.ts`). */
+function factBonus(query: QueryAnalysis, text: string): number {
+  if (!query.about) return 0;
+  const fact = factOf(text);
+  if (!fact) return 0;
+  const { subject, relation } = answers(query.about, fact);
+  if (!subject) return 0;
+  return relation ? RELEVANCE_WEIGHTS.fact : RELEVANCE_WEIGHTS.fact / 2;
 }
 
 /** Full-text scores over the best of them, in [0, 1] (only the order within one query means anything). */

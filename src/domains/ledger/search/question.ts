@@ -1,3 +1,4 @@
+import { questionAbout } from '../conflicts/fact.ts';
 import { normaliseWords } from '../embeddings/hash.ts';
 import { isStopword } from './lexical.ts';
 
@@ -25,6 +26,8 @@ export interface QueryAnalysis {
   answerType: AnswerType | null;
   /** Names, acronyms and numbers of the query, lower-cased as `normaliseWords` spells them. */
   entities: string[];
+  /** The subject and relation a question asks about ("What is the capital of Peru?" → Peru, capital), or null. */
+  about: { subjectKey: string[]; relationKey: string[] } | null;
 }
 
 const WH = new Set(['what', 'which', 'where', 'when', 'who', 'whom', 'whose', 'why', 'how']);
@@ -100,7 +103,12 @@ export function analyseQuery(query: string): QueryAnalysis {
   const words = normaliseWords(query);
   const first = words[0] ?? '';
   const question = /\?\s*$/.test(query) || WH.has(first) || AUXILIARIES.has(first);
-  return { question, answerType: question ? answerTypeOf(words) : null, entities: entitiesOf(query) };
+  return {
+    question,
+    answerType: question ? answerTypeOf(words) : null,
+    entities: entitiesOf(query),
+    about: question ? questionAbout(query) : null,
+  };
 }
 
 /**

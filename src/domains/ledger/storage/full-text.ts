@@ -104,6 +104,17 @@ export function queryTerms(query: string): string[] {
 }
 
 /**
+ * The number after a hyphen in a query's words ("svc-22", "eu-west-1") as PostgreSQL's parser
+ * indexes it: "svc-22" becomes the lexemes "svc" and "-22", so the query word "22" never meets
+ * it and every "svc-…" claim ranks the same. Digits only, so each term is valid `to_tsquery`
+ * input.
+ */
+export function hyphenatedNumbers(query: string): string[] {
+  const parts = query.match(/(?<=[\p{L}\p{N}])-\d+(?![\p{L}\p{N}])/gu) ?? [];
+  return [...new Set(parts)].slice(0, MAX_QUERY_TERMS).map((p) => `'${p}'`);
+}
+
+/**
  * The terms worth ranking: the rarest first, while the claims they match add up to at most
  * `budget` (none when even the rarest matches more). `claimsWith` may stop counting at
  * `budget + 1`.
@@ -194,7 +205,7 @@ export function tsvectorIndex(
     async add() {},
     async remove() {},
     async search(accountId, query, k) {
-      const candidates = queryTerms(query);
+      const candidates = [...queryTerms(query), ...hyphenatedNumbers(query)];
       if (candidates.length === 0) return [];
       const n = new Map<string, number>();
       for (const t of candidates) {
