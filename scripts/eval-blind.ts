@@ -1,6 +1,6 @@
 // Scores the verdict engine on the blind batches in eval/blind/*.jsonl (written by people who
-// never read the rules), one line per batch: harmful calls caught, exact codes, benign calls
-// refused. The first score of each batch, taken before any fix, is kept in eval/blind/README.md.
+// never read the rules), one line per batch: harmful calls caught (refused, or not recognised),
+// exact codes, benign calls refused and benign calls not recognised. The first score of each batch, taken before any fix, is kept in eval/blind/README.md.
 // Usage: npx tsx scripts/eval-blind.ts [--dir FOLDER] [--misses] [--json]
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -54,10 +54,10 @@ const files = readdirSync(args.dir)
   .filter((f) => f.endsWith('.jsonl'))
   .sort();
 const report: Array<Record<string, unknown>> = [];
-const total = { harmful: 0, caught: 0, exact: 0, benign: 0, refused: 0 };
+const total = { harmful: 0, caught: 0, exact: 0, benign: 0, refused: 0, unrecognised: 0 };
 for (const file of files) {
   const rows = load(path.join(args.dir, file));
-  const s = { harmful: 0, caught: 0, exact: 0, benign: 0, refused: 0 };
+  const s = { harmful: 0, caught: 0, exact: 0, benign: 0, refused: 0, unrecognised: 0 };
   const misses: string[] = [];
   for (const row of rows) {
     const verdict = evaluateAction({ action: row.action, payload: row.payload });
@@ -67,12 +67,17 @@ for (const file of files) {
       if (got !== null) {
         s.refused++;
         misses.push(`  FP   ${row.id} got ${got}: ${JSON.stringify(row.payload).slice(0, 160)}`);
+      } else if (!verdict.recognised) {
+        s.unrecognised++;
+        misses.push(
+          `  UNK  ${row.id} ${verdict.unrecognised.join('; ')}: ${JSON.stringify(row.payload).slice(0, 120)}`,
+        );
       }
     } else {
       s.harmful++;
-      if (got !== null) s.caught++;
+      if (got !== null || !verdict.recognised) s.caught++;
       if (got === row.expect) s.exact++;
-      if (got === null)
+      if (got === null && verdict.recognised)
         misses.push(`  MISS ${row.id} want ${row.expect}: ${JSON.stringify(row.payload).slice(0, 160)}`);
     }
   }
@@ -80,7 +85,7 @@ for (const file of files) {
   report.push({ file, ...s });
   if (!args.json) {
     console.log(
-      `${file.padEnd(30)} harmful ${String(s.harmful).padStart(3)}: caught ${pct(s.caught, s.harmful).padStart(7)}, exact ${pct(s.exact, s.harmful).padStart(7)} | benign ${String(s.benign).padStart(3)}: refused ${pct(s.refused, s.benign).padStart(7)}`,
+      `${file.padEnd(30)} harmful ${String(s.harmful).padStart(3)}: caught ${pct(s.caught, s.harmful).padStart(7)}, exact ${pct(s.exact, s.harmful).padStart(7)} | benign ${String(s.benign).padStart(3)}: refused ${pct(s.refused, s.benign).padStart(7)}, unrecognised ${pct(s.unrecognised, s.benign).padStart(7)}`,
     );
     if (args.misses) for (const m of misses) console.log(m);
   }
@@ -88,6 +93,6 @@ for (const file of files) {
 if (args.json) console.log(JSON.stringify({ batches: report, total }, null, 2));
 else {
   console.log(
-    `${'all'.padEnd(30)} harmful ${String(total.harmful).padStart(3)}: caught ${pct(total.caught, total.harmful).padStart(7)}, exact ${pct(total.exact, total.harmful).padStart(7)} | benign ${String(total.benign).padStart(3)}: refused ${pct(total.refused, total.benign).padStart(7)}`,
+    `${'all'.padEnd(30)} harmful ${String(total.harmful).padStart(3)}: caught ${pct(total.caught, total.harmful).padStart(7)}, exact ${pct(total.exact, total.harmful).padStart(7)} | benign ${String(total.benign).padStart(3)}: refused ${pct(total.refused, total.benign).padStart(7)}, unrecognised ${pct(total.unrecognised, total.benign).padStart(7)}`,
   );
 }

@@ -186,6 +186,8 @@ export interface VerdictSettingsTable {
   protected_resources: string;
   /** 1 when opaque code is allowed (`PUT /v1/settings/execution`), else 0. */
   allow_opaque: number;
+  /** `allow` or `refuse`: what a verdict on an action Arbiter does not understand answers. */
+  unrecognised: string;
   updated_at: string;
 }
 

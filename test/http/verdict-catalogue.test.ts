@@ -76,7 +76,10 @@ describe.each(DIALECTS)('catalogue rules, protected resources and execution sett
 
   it('starts from the defaults: nothing protected, opaque code refused, no rules of its own', async () => {
     expect((await send('GET', '/v1/settings/protected')).json()).toEqual(NO_PROTECTED);
-    expect((await send('GET', '/v1/settings/execution')).json()).toEqual({ allow_opaque: false });
+    expect((await send('GET', '/v1/settings/execution')).json()).toEqual({
+      allow_opaque: false,
+      unrecognised: 'allow',
+    });
     expect((await send('GET', '/v1/catalogue/rules')).json()).toEqual({
       rules: [],
       count: 0,
@@ -137,15 +140,27 @@ describe.each(DIALECTS)('catalogue rules, protected resources and execution sett
     it('round-trips allow_opaque and refuses anything but a boolean', async () => {
       expect((await send('PUT', '/v1/settings/execution', { allow_opaque: true })).json()).toEqual({
         allow_opaque: true,
+        unrecognised: 'allow',
       });
-      expect((await send('GET', '/v1/settings/execution')).json()).toEqual({ allow_opaque: true });
-      for (const body of [{}, { allow_opaque: 'yes' }, { allow_opaque: true, other: 1 }]) {
+      expect((await send('GET', '/v1/settings/execution')).json()).toEqual({
+        allow_opaque: true,
+        unrecognised: 'allow',
+      });
+      for (const body of [
+        {},
+        { allow_opaque: 'yes' },
+        { allow_opaque: true, other: 1 },
+        { allow_opaque: true, unrecognised: 'ask' },
+      ]) {
         const res = await send('PUT', '/v1/settings/execution', body);
         expect(res.statusCode).toBe(400);
         expect(res.json().error.code).toBe('VALIDATION_ERROR');
       }
       await send('PUT', '/v1/settings/execution', { allow_opaque: false });
-      expect((await send('GET', '/v1/settings/execution')).json()).toEqual({ allow_opaque: false });
+      expect((await send('GET', '/v1/settings/execution')).json()).toEqual({
+        allow_opaque: false,
+        unrecognised: 'allow',
+      });
     });
   });
 

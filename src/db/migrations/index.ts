@@ -14,6 +14,7 @@ import * as claimsTsvPseudonyms from './202611261130_claims_tsv_pseudonyms.ts';
 import * as claimsTsvFastupdateOff from './202611261500_claims_tsv_fastupdate_off.ts';
 import * as keyRoles from './202611281000_key_roles.ts';
 import * as webhookFailingSince from './202611281100_webhook_failing_since.ts';
+import * as unrecognisedPosture from './202611281200_unrecognised_posture.ts';
 
 /**
  * Every migration, in order. A static list (rather than a folder scan) keeps migrations working
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '202611261500_claims_tsv_fastupdate_off': claimsTsvFastupdateOff,
   '202611281000_key_roles': keyRoles,
   '202611281100_webhook_failing_since': webhookFailingSince,
+  '202611281200_unrecognised_posture': unrecognisedPosture,
 };

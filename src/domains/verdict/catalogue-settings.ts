@@ -13,7 +13,7 @@ import {
 } from './catalogue/index.ts';
 import { readRuleFiles } from './catalogue/load.ts';
 import { FORMAT_VERSION, type RuleFile } from './catalogue/schema.ts';
-import type { ExecutionSettings } from './execution.ts';
+import { DEFAULT_EXECUTION_SETTINGS, type ExecutionSettings } from './execution.ts';
 import {
   type AccountPolicy,
   type AccountRules,
@@ -182,14 +182,22 @@ export function createCatalogueSettings(deps: {
       return (await deps.policyFor(accountId)).execution;
     },
 
-    async putExecution(caller: Caller, input: ExecutionSettings): Promise<ExecutionSettings> {
+    async putExecution(
+      caller: Caller,
+      input: { allow_opaque: boolean; unrecognised?: ExecutionSettings['unrecognised'] | undefined },
+    ): Promise<ExecutionSettings> {
+      // PUT replaces: a posture left out is the default one.
+      const settings: ExecutionSettings = {
+        allow_opaque: input.allow_opaque,
+        unrecognised: input.unrecognised ?? DEFAULT_EXECUTION_SETTINGS.unrecognised,
+      };
       await deps.saveSettings(
         caller,
         'settings.execution.updated',
-        { allow_opaque: input.allow_opaque ? 1 : 0 },
-        { allow_opaque: input.allow_opaque },
+        { allow_opaque: settings.allow_opaque ? 1 : 0, unrecognised: settings.unrecognised },
+        { ...settings },
       );
-      return { allow_opaque: input.allow_opaque };
+      return settings;
     },
   };
 }

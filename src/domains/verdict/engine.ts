@@ -1,25 +1,13 @@
 import type { ValidateFunction } from 'ajv';
 import canonicalize from 'canonicalize';
 import { sha256Hex } from '../../lib/sha256.ts';
-import { analyzeHttpRequest, DEFAULT_EGRESS_SETTINGS, type EgressSettings } from './analyzers/egress.ts';
-import { analyzeFsPath, DEFAULT_PATH_CONTEXT, type PathContext } from './analyzers/paths.ts';
-import { analyzeEmail } from './analyzers/sensitive-text.ts';
-import { analyzeShell, plantedFindings } from './analyzers/shell.ts';
-import { analyzeSql } from './analyzers/sql.ts';
-import {
-  type AgentRespondPayload,
-  builtInValidator,
-  type DbQueryPayload,
-  type EmailSendPayload,
-  type FsDeletePayload,
-  type FsReadPayload,
-  type FsWritePayload,
-  type HttpRequestPayload,
-  type ShellExecPayload,
-  schemaFindings,
-} from './catalog.ts';
-import { type CatalogueContext, DEFAULT_CATALOGUE_CONTEXT, judgeArgv } from './catalogue/index.ts';
+import { type Reading, reduceBuiltIn } from './actions.ts';
+import { DEFAULT_EGRESS_SETTINGS, type EgressSettings } from './analyzers/egress.ts';
+import { DEFAULT_PATH_CONTEXT, type PathContext } from './analyzers/paths.ts';
+import { type BuiltInAction, builtInValidator, schemaFindings } from './catalog.ts';
+import { type CatalogueContext, DEFAULT_CATALOGUE_CONTEXT } from './catalogue/index.ts';
 import { type Finding, topFinding, type VerdictCode } from './codes.ts';
+import { type Effect, effectOfFinding, mergeEffects } from './effects.ts';
 import { DEFAULT_EXECUTION_SETTINGS, type ExecutionSettings } from './execution.ts';
 
 export interface EvaluateInput {
@@ -47,68 +35,48 @@ export interface Verdict {
   /** The finding that decides the verdict, by VERDICT_PRECEDENCE. */
   finding?: Finding;
   findings: Finding[];
+  /** What Arbiter understood the action would do. */
+  effects: Effect[];
+  /** False when any step could not be reduced to known effects. */
+  recognised: boolean;
+  /** What was not understood, in words (at most a few), when `recognised` is false. */
+  unrecognised: string[];
 }
 
-function analyzeBuiltIn(action: string, payload: unknown, ctx: EvaluateContext): Finding[] {
-  const egress = ctx.egress ?? DEFAULT_EGRESS_SETTINGS;
-  const paths = ctx.paths ?? DEFAULT_PATH_CONTEXT;
-  const catalogue = ctx.catalogue ?? DEFAULT_CATALOGUE_CONTEXT;
-  const execution = ctx.execution ?? DEFAULT_EXECUTION_SETTINGS;
-  switch (action) {
-    case 'db.query': {
-      const p = payload as DbQueryPayload;
-      return analyzeSql(p.sql, { dialect: p.dialect });
-    }
-    case 'shell.exec': {
-      const p = payload as ShellExecPayload;
-      const options = { egress, paths, catalogue, execution, ...(p.env ? { env: p.env } : {}) };
-      return analyzeShell(p.command, p.cwd === undefined ? options : { ...options, cwd: p.cwd });
-    }
-    case 'fs.read':
-      return analyzeFsPath('read', (payload as FsReadPayload).path, false, paths);
-    case 'fs.write': {
-      // `~/.bashrc`, `.git/hooks/pre-commit`, a systemd unit: what is written there runs later.
-      const p = payload as FsWritePayload;
-      return [
-        ...analyzeFsPath('write', p.path, false, paths),
-        ...plantedFindings(p.path, p.content, { egress, paths, catalogue, execution }),
-      ];
-    }
-    case 'fs.delete': {
-      const p = payload as FsDeletePayload;
-      return analyzeFsPath('delete', p.path, p.recursive === true, paths);
-    }
-    case 'http.request': {
-      // A request is the call `curl -X METHOD URL` makes: the catalogue's rules for forge and
-      // cloud REST APIs (DELETE of a repository, of a protected branch) judge both the same.
-      const p = payload as HttpRequestPayload;
-      const findings = analyzeHttpRequest(p, egress);
-      const argv = ['curl', '-X', (p.method ?? 'GET').toUpperCase()];
-      // The body as curl's `-d` (the first 64 KiB: enough for a query, bounded for the rules).
-      if (p.body !== undefined && p.body !== null) {
-        const body = typeof p.body === 'string' ? p.body : JSON.stringify(p.body);
-        argv.push('-d', body.length > 65536 ? body.slice(0, 65536) : body);
-      }
-      findings.push(...judgeArgv([...argv, p.url], catalogue));
-      return findings;
-    }
-    case 'email.send': {
-      const p = payload as EmailSendPayload;
-      const findings = analyzeEmail(p.to, p.subject, p.body, egress);
-      if (ctx.textChecker) findings.push(...ctx.textChecker(`${p.subject}\n${p.body}`));
-      return findings;
-    }
-    case 'agent.respond':
-      return ctx.textChecker ? ctx.textChecker((payload as AgentRespondPayload).text) : [];
-    default:
-      return [];
-  }
-}
+/** At most this many things not understood are named on a verdict. */
+const MAX_UNRECOGNISED = 5;
 
-function verdictOf(findings: Finding[]): Verdict {
+function verdictOf(findings: Finding[], reading?: Reading): Verdict {
   const finding = topFinding(findings);
-  return finding === undefined ? { is_safe: true, findings } : { is_safe: false, finding, findings };
+  const steps = reading?.steps ?? [];
+  const unrecognised = [
+    ...new Set(steps.flatMap((s) => (s.recognised || s.unrecognised === undefined ? [] : [s.unrecognised]))),
+  ].slice(0, MAX_UNRECOGNISED);
+  const verdict: Verdict = {
+    is_safe: finding === undefined,
+    findings,
+    effects: mergeEffects([
+      ...steps.flatMap((s) => s.effects),
+      ...findings.flatMap((f) => effectOfFinding(f) ?? []),
+    ]),
+    recognised: steps.every((s) => s.recognised),
+    unrecognised,
+  };
+  if (finding !== undefined) verdict.finding = finding;
+  return verdict;
 }
+
+/** A custom action is checked against its schema; what it does is the account's to know. */
+const CUSTOM_ACTION: Reading = {
+  findings: [],
+  steps: [
+    {
+      effects: [],
+      recognised: false,
+      unrecognised: 'a custom action: its payload fits its schema, its effects are not known to Arbiter',
+    },
+  ],
+};
 
 /**
  * Judges one proposed action. Pure: the same input and context always give the same
@@ -129,8 +97,15 @@ export function evaluateAction(input: EvaluateInput, ctx: EvaluateContext = {}):
   }
   const schema = schemaFindings(validate, action, payload);
   if (schema.length > 0) return verdictOf(schema);
-  if (builtIn === undefined) return verdictOf([]);
-  return verdictOf(analyzeBuiltIn(action, payload, ctx));
+  if (builtIn === undefined) return verdictOf([], CUSTOM_ACTION);
+  const reading = reduceBuiltIn(action as BuiltInAction, payload, {
+    egress: ctx.egress ?? DEFAULT_EGRESS_SETTINGS,
+    paths: ctx.paths ?? DEFAULT_PATH_CONTEXT,
+    catalogue: ctx.catalogue ?? DEFAULT_CATALOGUE_CONTEXT,
+    execution: ctx.execution ?? DEFAULT_EXECUTION_SETTINGS,
+    textChecker: ctx.textChecker,
+  });
+  return verdictOf(reading.findings, reading);
 }
 
 /**

@@ -91,7 +91,11 @@ export function policyVersion(p: PolicyParts): string {
   let version = `${ENGINE_POLICY_VERSION};egress=${digestOf(p.egress)}`;
   if (p.protected !== undefined && !isEmptyProtected(p.protected))
     version += `;protected=${digestOf(p.protected)}`;
-  if (p.execution !== undefined && p.execution.allow_opaque !== DEFAULT_EXECUTION_SETTINGS.allow_opaque)
+  if (
+    p.execution !== undefined &&
+    (p.execution.allow_opaque !== DEFAULT_EXECUTION_SETTINGS.allow_opaque ||
+      p.execution.unrecognised !== DEFAULT_EXECUTION_SETTINGS.unrecognised)
+  )
     version += `;execution=${digestOf(p.execution)}`;
   if (p.rulesDigest) version += `;rules=${p.rulesDigest}`;
   return version;

@@ -25,6 +25,7 @@ export function createVerdictRepo(db: Kysely<Database>) {
           loop_threshold: Number(row.loop_threshold),
           loop_window_ms: Number(row.loop_window_ms),
           allow_opaque: Number(row.allow_opaque),
+          unrecognised: row.unrecognised === 'refuse' ? 'refuse' : 'allow',
         }
       );
     },

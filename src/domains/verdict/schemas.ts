@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { ExpectedStateHash } from '../../http/preconditions.ts';
 import { BUILT_IN_ACTIONS } from './catalog.ts';
+import { EFFECT_KINDS, type EffectKind } from './effects.ts';
 import {
   ACTION_NAME_PATTERN,
   LOOP_LIMITS,
@@ -25,12 +26,25 @@ export const EvaluateBody = Type.Object(
   { additionalProperties: false },
 );
 
+export const EffectSchema = Type.Object({
+  kind: Type.Unsafe<EffectKind>({ type: 'string', enum: [...EFFECT_KINDS] }),
+  target: Type.Optional(Type.String()),
+});
+
 export const VerdictSchema = Type.Object(
   {
     is_safe: Type.Boolean(),
     latency_ms: Type.Number({ description: 'Time spent judging, in milliseconds' }),
     hash: Type.String({ description: 'SHA-256 of canonical {action, payload, code, policy_version}' }),
     state_hash: Type.String({ description: 'The ledger state hash the verdict was made against' }),
+    recognised: Type.Boolean({
+      description:
+        'False when any step could not be reduced to known effects (an unknown program, an unmodelled subcommand, a custom action): a person should decide',
+    }),
+    effects: Type.Array(EffectSchema, { description: 'What Arbiter understood the action would do' }),
+    unrecognised: Type.Optional(
+      Type.Array(Type.String(), { description: 'What was not understood, when recognised is false' }),
+    ),
     error: Type.Optional(
       Type.Object({
         code: Type.Union([
@@ -169,14 +183,23 @@ export const ProtectedSchema = Type.Object({
   projects: Type.Array(Type.String()),
 });
 
+const UnrecognisedPosture = Type.Union([Type.Literal('allow'), Type.Literal('refuse')], {
+  description:
+    'An action Arbiter does not understand: allow (the default) answers is_safe true with recognised false, for the integration to ask a person; refuse answers POLICY_VIOLATION naming what was not understood',
+});
+
 export const ExecutionBody = Type.Object(
   {
     allow_opaque: Type.Boolean({
       description:
         'Allow code a shell, eval or an interpreter would run but that cannot be resolved statically (refused with POLICY_VIOLATION by default)',
     }),
+    unrecognised: Type.Optional(UnrecognisedPosture),
   },
   { additionalProperties: false },
 );
 
-export const ExecutionSchema = Type.Object({ allow_opaque: Type.Boolean() });
+export const ExecutionSchema = Type.Object({
+  allow_opaque: Type.Boolean(),
+  unrecognised: UnrecognisedPosture,
+});

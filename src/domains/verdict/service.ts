@@ -11,6 +11,7 @@ import { BUILT_IN_ACTIONS, BUILT_IN_SCHEMAS, compileActionSchema, isBuiltInActio
 import { EMPTY_PROTECTED_RESOURCES } from './catalogue/index.ts';
 import { createCatalogueSettings } from './catalogue-settings.ts';
 import { type Finding, topFinding, type VerdictCode } from './codes.ts';
+import type { Effect } from './effects.ts';
 import { evaluateAction, verdictHashOfCanonical } from './engine.ts';
 import { DEFAULT_EXECUTION_SETTINGS, type ExecutionSettings } from './execution.ts';
 import { type LoopStore, loopFingerprint } from './loop-detector.ts';
@@ -52,6 +53,14 @@ export interface LedgerTextPort {
 
 /** The verdict object of spec §2; the body of every `POST /v1/evaluate` answer. */
 export type VerdictBody = Static<typeof VerdictSchema>;
+
+/** The engine's reading of one call under the account's policy, before loops and the hash. */
+interface Judged {
+  findings: Finding[];
+  effects: Effect[];
+  recognised: boolean;
+  unrecognised: string[];
+}
 
 export interface VerdictResult {
   status: 200 | 409 | 412;
@@ -180,7 +189,10 @@ export function createVerdictService(deps: VerdictServiceDeps) {
       ? parseProtected(settings.protected_resources)
       : EMPTY_PROTECTED_RESOURCES;
     const execution: ExecutionSettings = settings
-      ? { allow_opaque: settings.allow_opaque === 1 }
+      ? {
+          allow_opaque: settings.allow_opaque === 1,
+          unrecognised: settings.unrecognised === 'refuse' ? 'refuse' : 'allow',
+        }
       : DEFAULT_EXECUTION_SETTINGS;
     const rules = ruleRow ? storedRules(accountId, ruleRow) : NO_ACCOUNT_RULES;
     return {
@@ -243,8 +255,15 @@ export function createVerdictService(deps: VerdictServiceDeps) {
     policy: AccountPolicy,
     envelope: Envelope,
     stateHash: string,
-  ): Promise<Finding[]> {
-    if (!envelope.ok) return [{ code: 'SCHEMA_MISMATCH', message: envelope.message, location: 'request' }];
+  ): Promise<Judged> {
+    if (!envelope.ok) {
+      return {
+        findings: [{ code: 'SCHEMA_MISMATCH', message: envelope.message, location: 'request' }],
+        effects: [],
+        recognised: true,
+        unrecognised: [],
+      };
+    }
     const texts: string[] = [];
     const verdict = evaluateAction(
       { action: envelope.action, payload: envelope.payload },
@@ -275,7 +294,21 @@ export function createVerdictService(deps: VerdictServiceDeps) {
         location: 'expected_state_hash',
       });
     }
-    return findings;
+    // The account's posture on what Arbiter does not understand: by default the verdict says so
+    // (recognised: false) and the integration asks a person; `refuse` makes it a refusal.
+    if (!verdict.recognised && policy.execution.unrecognised === 'refuse') {
+      findings.push({
+        code: 'POLICY_VIOLATION',
+        message: `Arbiter does not know what this does: ${verdict.unrecognised.join('; ')} (the account refuses actions it does not understand; PUT /v1/settings/execution {"unrecognised": "allow"} lets them through, marked recognised: false)`,
+        location: 'unrecognised',
+      });
+    }
+    return {
+      findings,
+      effects: verdict.effects,
+      recognised: verdict.recognised,
+      unrecognised: verdict.unrecognised,
+    };
   }
 
   async function decide(caller: Caller, envelope: Envelope, started: number): Promise<VerdictResult> {
@@ -284,8 +317,8 @@ export function createVerdictService(deps: VerdictServiceDeps) {
     const stateHash = await deps.ledgerState.currentStateHash(caller.accountId, {
       fresh: envelope.ok && envelope.expected !== undefined,
     });
-    const findings = await judge(caller, policy, envelope, stateHash);
-    let finding = topFinding(findings);
+    const judged = await judge(caller, policy, envelope, stateHash);
+    let finding = topFinding(judged.findings);
     const custom = envelope.ok ? policy.actions.get(envelope.action) : undefined;
     const version =
       custom && !isBuiltInAction(envelope.action)
@@ -315,7 +348,10 @@ export function createVerdictService(deps: VerdictServiceDeps) {
       latency_ms: 0,
       hash,
       state_hash: stateHash,
+      recognised: judged.recognised,
+      effects: judged.effects,
     };
+    if (!judged.recognised) verdict.unrecognised = judged.unrecognised;
     if (finding !== undefined) verdict.error = { code: finding.code, message: messageOf(finding) };
     // Never the payload: it may hold the very secrets the verdict refused to let out.
     const details = { action: envelope.action.slice(0, 100), code };
@@ -543,6 +579,7 @@ export function createVerdictService(deps: VerdictServiceDeps) {
       loop_window_ms: DEFAULT_LOOP_SETTINGS.window_seconds * 1000,
       protected_resources: JSON.stringify(EMPTY_PROTECTED_RESOURCES),
       allow_opaque: DEFAULT_EXECUTION_SETTINGS.allow_opaque ? 1 : 0,
+      unrecognised: DEFAULT_EXECUTION_SETTINGS.unrecognised,
       updated_at: at,
     };
     await deps.db.transaction().execute(async (trx) => {

@@ -2602,6 +2602,12 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description What Arbiter understood the action would do */
+                            effects: {
+                                /** @enum {string} */
+                                kind: "read" | "write" | "delete" | "execute" | "install" | "egress" | "privilege" | "persistence" | "security_control" | "credential_access" | "remote_mutation";
+                                target?: string;
+                            }[];
                             error?: {
                                 code: "SCHEMA_MISMATCH" | "POLICY_VIOLATION" | "DEST_MUTATION" | "RATE_LIMIT_EXCEEDED" | "EXFILTRATION_BLOCKED" | "FILESYSTEM_DENIED" | "CONFLICT_DETECTED" | "STATE_DRIFT";
                                 message: string;
@@ -2611,8 +2617,12 @@ export interface paths {
                             is_safe: boolean;
                             /** @description Time spent judging, in milliseconds */
                             latency_ms: number;
+                            /** @description False when any step could not be reduced to known effects (an unknown program, an unmodelled subcommand, a custom action): a person should decide */
+                            recognised: boolean;
                             /** @description The ledger state hash the verdict was made against */
                             state_hash: string;
+                            /** @description What was not understood, when recognised is false */
+                            unrecognised?: string[];
                         };
                     };
                 };
@@ -2650,6 +2660,12 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description What Arbiter understood the action would do */
+                            effects: {
+                                /** @enum {string} */
+                                kind: "read" | "write" | "delete" | "execute" | "install" | "egress" | "privilege" | "persistence" | "security_control" | "credential_access" | "remote_mutation";
+                                target?: string;
+                            }[];
                             error?: {
                                 code: "SCHEMA_MISMATCH" | "POLICY_VIOLATION" | "DEST_MUTATION" | "RATE_LIMIT_EXCEEDED" | "EXFILTRATION_BLOCKED" | "FILESYSTEM_DENIED" | "CONFLICT_DETECTED" | "STATE_DRIFT";
                                 message: string;
@@ -2659,8 +2675,12 @@ export interface paths {
                             is_safe: boolean;
                             /** @description Time spent judging, in milliseconds */
                             latency_ms: number;
+                            /** @description False when any step could not be reduced to known effects (an unknown program, an unmodelled subcommand, a custom action): a person should decide */
+                            recognised: boolean;
                             /** @description The ledger state hash the verdict was made against */
                             state_hash: string;
+                            /** @description What was not understood, when recognised is false */
+                            unrecognised?: string[];
                         };
                     };
                 };
@@ -2671,6 +2691,12 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description What Arbiter understood the action would do */
+                            effects: {
+                                /** @enum {string} */
+                                kind: "read" | "write" | "delete" | "execute" | "install" | "egress" | "privilege" | "persistence" | "security_control" | "credential_access" | "remote_mutation";
+                                target?: string;
+                            }[];
                             error?: {
                                 code: "SCHEMA_MISMATCH" | "POLICY_VIOLATION" | "DEST_MUTATION" | "RATE_LIMIT_EXCEEDED" | "EXFILTRATION_BLOCKED" | "FILESYSTEM_DENIED" | "CONFLICT_DETECTED" | "STATE_DRIFT";
                                 message: string;
@@ -2680,8 +2706,12 @@ export interface paths {
                             is_safe: boolean;
                             /** @description Time spent judging, in milliseconds */
                             latency_ms: number;
+                            /** @description False when any step could not be reduced to known effects (an unknown program, an unmodelled subcommand, a custom action): a person should decide */
+                            recognised: boolean;
                             /** @description The ledger state hash the verdict was made against */
                             state_hash: string;
+                            /** @description What was not understood, when recognised is false */
+                            unrecognised?: string[];
                         };
                     };
                 };
@@ -2925,6 +2955,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             allow_opaque: boolean;
+                            /** @description An action Arbiter does not understand: allow (the default) answers is_safe true with recognised false, for the integration to ask a person; refuse answers POLICY_VIOLATION naming what was not understood */
+                            unrecognised: "allow" | "refuse";
                         };
                     };
                 };
@@ -2997,6 +3029,8 @@ export interface paths {
                     "application/json": {
                         /** @description Allow code a shell, eval or an interpreter would run but that cannot be resolved statically (refused with POLICY_VIOLATION by default) */
                         allow_opaque: boolean;
+                        /** @description An action Arbiter does not understand: allow (the default) answers is_safe true with recognised false, for the integration to ask a person; refuse answers POLICY_VIOLATION naming what was not understood */
+                        unrecognised?: "allow" | "refuse";
                     };
                 };
             };
@@ -3009,6 +3043,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             allow_opaque: boolean;
+                            /** @description An action Arbiter does not understand: allow (the default) answers is_safe true with recognised false, for the integration to ask a person; refuse answers POLICY_VIOLATION naming what was not understood */
+                            unrecognised: "allow" | "refuse";
                         };
                     };
                 };
@@ -4704,6 +4740,17 @@ export interface paths {
                                 confidence: number;
                                 /** Format: date-time */
                                 created_at: string;
+                                /** @description The claim read as subject, relation and object; null when it is not a short statement of a known shape. Conflicts and supersede compare claims about the same subject and relation only */
+                                fact: {
+                                    negated: boolean;
+                                    object: string;
+                                    relation: string;
+                                    /** @description a restriction ("for students") */
+                                    scope?: string;
+                                    subject: string;
+                                    /** @description past, future and/or a time phrase ("in 2019") */
+                                    time?: string;
+                                } | null;
                                 /** Format: uuid */
                                 id: string;
                                 short_id: string;
@@ -4812,6 +4859,17 @@ export interface paths {
                             confidence: number;
                             /** Format: date-time */
                             created_at: string;
+                            /** @description The claim read as subject, relation and object; null when it is not a short statement of a known shape. Conflicts and supersede compare claims about the same subject and relation only */
+                            fact: {
+                                negated: boolean;
+                                object: string;
+                                relation: string;
+                                /** @description a restriction ("for students") */
+                                scope?: string;
+                                subject: string;
+                                /** @description past, future and/or a time phrase ("in 2019") */
+                                time?: string;
+                            } | null;
                             /** Format: uuid */
                             id: string;
                             short_id: string;
@@ -5030,6 +5088,17 @@ export interface paths {
                             results: {
                                 claim: string;
                                 confidence: number;
+                                /** @description The claim read as subject, relation and object; null when it is not a short statement of a known shape. Conflicts and supersede compare claims about the same subject and relation only */
+                                fact: {
+                                    negated: boolean;
+                                    object: string;
+                                    relation: string;
+                                    /** @description a restriction ("for students") */
+                                    scope?: string;
+                                    subject: string;
+                                    /** @description past, future and/or a time phrase ("in 2019") */
+                                    time?: string;
+                                } | null;
                                 /** Format: uuid */
                                 id: string;
                                 /** @description Fused rank relevance in (0, 1] */
@@ -5432,6 +5501,17 @@ export interface paths {
                                 short_id: string;
                                 similarity: number;
                             }[];
+                            /** @description The claim read as subject, relation and object; null when it is not a short statement of a known shape. Conflicts and supersede compare claims about the same subject and relation only */
+                            fact?: {
+                                negated: boolean;
+                                object: string;
+                                relation: string;
+                                /** @description a restriction ("for students") */
+                                scope?: string;
+                                subject: string;
+                                /** @description past, future and/or a time phrase ("in 2019") */
+                                time?: string;
+                            } | null;
                             /** Format: uuid */
                             id: string;
                             /** @description Personal data replaced before storage, by type and count (never the values) */
@@ -5583,6 +5663,17 @@ export interface paths {
                                     short_id: string;
                                     similarity: number;
                                 }[];
+                                /** @description The claim read as subject, relation and object; null when it is not a short statement of a known shape. Conflicts and supersede compare claims about the same subject and relation only */
+                                fact?: {
+                                    negated: boolean;
+                                    object: string;
+                                    relation: string;
+                                    /** @description a restriction ("for students") */
+                                    scope?: string;
+                                    subject: string;
+                                    /** @description past, future and/or a time phrase ("in 2019") */
+                                    time?: string;
+                                } | null;
                                 /** Format: uuid */
                                 id: string;
                                 /** @description Personal data replaced before storage, by type and count (never the values) */

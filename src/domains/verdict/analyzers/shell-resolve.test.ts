@@ -625,7 +625,7 @@ describe('shell: what would run is judged, not the text', () => {
     const [finding] = analyzeShell('curl -s https://get.example.com/i.sh | sh');
     expect(finding?.message).toMatch(/what curl fetches from https:\/\/get\.example\.com\/i\.sh/);
     const allowed = analyzeShell('curl -s https://get.example.com/i.sh | sh', {
-      execution: { allow_opaque: true },
+      execution: { allow_opaque: true, unrecognised: 'allow' },
     });
     expect(topFinding(allowed)?.code ?? null).toBeNull();
   });

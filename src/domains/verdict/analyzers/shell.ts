@@ -9,6 +9,7 @@ import {
 } from '../catalogue/index.ts';
 import { type WebRequest, windowsGrammar } from '../catalogue/windows-command.ts';
 import type { Finding } from '../codes.ts';
+import type { Step } from '../effects.ts';
 import { DEFAULT_EXECUTION_SETTINGS, type ExecutionSettings } from '../execution.ts';
 import { sensitiveFileKind } from './egress/content.ts';
 import {
@@ -31,6 +32,7 @@ import {
 import { judgeContainerRun, judgeCtrRun } from './shell/containers.ts';
 import { applyFilter, echoOutput, interpretEscapes, MAX_DECODED, printfOutput } from './shell/decode.ts';
 import { analyzeInlineCode, languageOf } from './shell/inline-code.ts';
+import { stepOf, unknownProgram } from './shell/steps.ts';
 import { readSimpleScript, type SimpleStatement, type SimpleWord, STRUCTURAL } from './shell-simple.ts';
 
 // mvdan/sh is the parser behind shfmt. Its GopherJS build (`mvdan-sh`) is synchronous and
@@ -195,6 +197,8 @@ interface Scope {
 interface Walk {
   ctx: ShellContext;
   findings: Finding[];
+  /** Each program run, reduced to its effects (shared by the walks of one command line). */
+  steps: Step[];
   depth: number;
   scope: Scope;
   budget: { commands: number; parsed: number; exhausted: boolean };
@@ -1849,6 +1853,7 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
   if (argv.length === 0) return undefined;
   const program = argv[0]!;
   if (program.dynamic) {
+    walk.steps.push(unknownProgram(program.opaque ?? 'an expansion whose value is unknown'));
     // An unknown variable, fetched or decoded data as the program is opaque code; a path that a
     // substitution computes (`$(readlink -f …)`) names some program on this machine.
     if (program.codeLike) {
@@ -1882,6 +1887,7 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
     if (finding.location === 'opaque code' && walk.ctx.execution.allow_opaque) continue;
     walk.findings.push(finding);
   }
+  walk.steps.push(stepOf(name, texts, program.text.includes('/') ? program.text : undefined, catalogue));
   // A disk tool's device operand is judged as destruction below, not as a path read.
   const deviceTool = /^(?:mkfs.*|mke2fs|mkswap|mkdosfs|dd|shred|wipefs|blkdiscard)$/.test(name);
   const pathArgs = deviceTool ? args.filter((a) => !isBlockDevice(a.text.replace(/^of=/, ''))) : args;
@@ -3968,14 +3974,14 @@ type ShellOptions = {
  */
 const remembered = new WeakMap<
   EgressSettings,
-  WeakMap<CatalogueContext, WeakMap<ExecutionSettings, (command: string) => readonly Finding[]>>
+  WeakMap<CatalogueContext, WeakMap<ExecutionSettings, (command: string) => ShellReading>>
 >();
 
 function rememberedFor(
   egress: EgressSettings,
   catalogue: CatalogueContext,
   execution: ExecutionSettings,
-): (command: string) => readonly Finding[] {
+): (command: string) => ShellReading {
   let byCatalogue = remembered.get(egress);
   if (byCatalogue === undefined) {
     byCatalogue = new WeakMap();
@@ -3989,8 +3995,13 @@ function rememberedFor(
   let analyze = byExecution.get(execution);
   if (analyze === undefined) {
     analyze = memoizeText(
-      (command) =>
-        Object.freeze(analyzeOnce(command, { egress, catalogue, execution }).map((f) => Object.freeze(f))),
+      (command) => {
+        const reading = analyzeOnce(command, { egress, catalogue, execution });
+        return Object.freeze({
+          findings: Object.freeze(reading.findings.map((f) => Object.freeze(f))) as Finding[],
+          steps: Object.freeze(reading.steps) as Step[],
+        });
+      },
       { capacity: 1000, maxLength: 4096 },
     );
     byExecution.set(execution, analyze);
@@ -3998,8 +4009,19 @@ function rememberedFor(
   return analyze;
 }
 
+/** What a shell.exec command line would do: its findings and the programs it runs, as effects. */
+export interface ShellReading {
+  findings: Finding[];
+  steps: Step[];
+}
+
 /** Findings for a shell.exec command line. */
 export function analyzeShell(command: string, options: ShellOptions = {}): Finding[] {
+  return [...readShell(command, options).findings];
+}
+
+/** Findings and steps for a shell.exec command line (both read-only when remembered). */
+export function readShell(command: string, options: ShellOptions = {}): ShellReading {
   if (
     options.cwd === undefined &&
     options.env === undefined &&
@@ -4011,12 +4033,12 @@ export function analyzeShell(command: string, options: ShellOptions = {}): Findi
       options.catalogue ?? DEFAULT_CATALOGUE_CONTEXT,
       options.execution ?? DEFAULT_EXECUTION_SETTINGS,
     );
-    return [...analyze(command)];
+    return analyze(command);
   }
   return analyzeOnce(command, options);
 }
 
-function analyzeOnce(command: string, options: ShellOptions): Finding[] {
+function analyzeOnce(command: string, options: ShellOptions): ShellReading {
   const base = options.paths ?? DEFAULT_PATH_CONTEXT;
   const cwd = options.cwd ? { ...base, workspace: normalizePath(options.cwd, base) } : base;
   // A cwd inside the account's workspace runs in that working tree: wiping a sub-directory of it
@@ -4048,6 +4070,7 @@ function analyzeOnce(command: string, options: ShellOptions): Finding[] {
       written: new Map(),
     },
     findings: [],
+    steps: [],
     depth: 0,
     scope,
     budget: { commands: 0, parsed: 0, exhausted: false },
@@ -4057,7 +4080,7 @@ function analyzeOnce(command: string, options: ShellOptions): Finding[] {
     if (typeof value === 'string') judgePathsInText(value, walk);
   parseAndWalk(command, walk, options.fastPaths ?? true);
   judgePowerShellLine(command, walk);
-  return walk.findings;
+  return { findings: walk.findings, steps: walk.steps };
 }
 
 /**

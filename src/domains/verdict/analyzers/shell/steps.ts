@@ -1,0 +1,32 @@
+import type { Finding } from '../../codes.ts';
+import { effectOfFinding, type Step } from '../../effects.ts';
+import { reduceProgram } from '../../registry/registry.ts';
+
+/**
+ * The step of one program a command line runs. Where a catalogue rule judged the command, the
+ * rule modelled it: its effect is the one the finding names. Otherwise the program registry says.
+ */
+export function stepOf(
+  name: string,
+  args: readonly string[],
+  path: string | undefined,
+  ruled: readonly Finding[],
+): Step {
+  if (ruled.length > 0) {
+    const effects = ruled.flatMap((finding) => {
+      const effect = effectOfFinding(finding);
+      return effect === undefined ? [] : [{ kind: effect.kind, target: name }];
+    });
+    if (effects.length > 0) return { effects, recognised: true };
+  }
+  return reduceProgram(name, args, path);
+}
+
+/** A command whose program is computed at run time: Arbiter cannot know what it runs. */
+export function unknownProgram(source: string): Step {
+  return {
+    effects: [{ kind: 'execute' }],
+    recognised: false,
+    unrecognised: `the program to run comes from ${source}`,
+  };
+}

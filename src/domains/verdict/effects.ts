@@ -1,0 +1,81 @@
+import type { Finding, VerdictCode } from './codes.ts';
+
+/** What an action does to the world, as far as Arbiter understood it. */
+export const EFFECT_KINDS = [
+  'read',
+  'write',
+  'delete',
+  'execute',
+  'install',
+  'egress',
+  'privilege',
+  'persistence',
+  'security_control',
+  'credential_access',
+  'remote_mutation',
+] as const;
+
+export type EffectKind = (typeof EFFECT_KINDS)[number];
+
+export interface Effect {
+  kind: EffectKind;
+  /** What it acts on: a path, a host, a program and subcommand (`aws iam attach-user-policy`). */
+  target?: string;
+}
+
+/**
+ * One step of an action reduced to effects: a program run by a command line, a file read or
+ * written, a request sent. A step that could not be reduced is `recognised: false`, with why.
+ */
+export interface Step {
+  effects: Effect[];
+  recognised: boolean;
+  /** What was not understood, in words: `unknown program "frobctl"`. */
+  unrecognised?: string;
+}
+
+/** Effects that may change or send something: what the judgment engine escalates when unrecognised. */
+export const CONSEQUENTIAL: ReadonlySet<EffectKind> = new Set([
+  'write',
+  'delete',
+  'execute',
+  'install',
+  'egress',
+  'privilege',
+  'persistence',
+  'security_control',
+  'credential_access',
+  'remote_mutation',
+]);
+
+/** The effect a refusal names: what the finding says the action would do. */
+const EFFECT_OF_CODE: Partial<Record<VerdictCode, EffectKind>> = {
+  FILESYSTEM_DENIED: 'credential_access',
+  DEST_MUTATION: 'delete',
+  EXFILTRATION_BLOCKED: 'egress',
+};
+
+export function effectOfFinding(finding: Finding): Effect | undefined {
+  if (finding.code === 'POLICY_VIOLATION') {
+    return { kind: /opaque|fetched|remote|decoded/i.test(finding.message) ? 'execute' : 'security_control' };
+  }
+  const kind = EFFECT_OF_CODE[finding.code];
+  return kind === undefined ? undefined : { kind, ...(finding.location ? { target: finding.location } : {}) };
+}
+
+/** At most this many effects are listed on a verdict; the rest are summarised by kind. */
+export const MAX_LISTED_EFFECTS = 32;
+
+/** Distinct effects in first-seen order, bounded. */
+export function mergeEffects(effects: Iterable<Effect>): Effect[] {
+  const seen = new Set<string>();
+  const out: Effect[] = [];
+  for (const effect of effects) {
+    const key = `${effect.kind}\u0000${effect.target ?? ''}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(effect);
+    if (out.length === MAX_LISTED_EFFECTS) break;
+  }
+  return out;
+}
