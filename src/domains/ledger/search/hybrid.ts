@@ -126,7 +126,7 @@ export const RELEVANCE_WEIGHTS = {
   entities: 0.2,
   answerType: 0.1,
   negated: 0.1,
-  /** A claim whose reading has the subject and relation the question asks about (half for the subject alone). */
+  /** A claim whose reading has the subject and relation the question asks about. */
   fact: 0.3,
 } as const;
 const MAX_RELEVANCE =
@@ -193,8 +193,7 @@ function factBonus(query: QueryAnalysis, text: string): number {
   const fact = factOf(text);
   if (!fact) return 0;
   const { subject, relation } = answers(query.about, fact);
-  if (!subject) return 0;
-  return relation ? RELEVANCE_WEIGHTS.fact : RELEVANCE_WEIGHTS.fact / 2;
+  return subject && relation ? RELEVANCE_WEIGHTS.fact : 0;
 }
 
 /** Full-text scores over the best of them, in [0, 1] (only the order within one query means anything). */
