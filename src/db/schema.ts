@@ -263,6 +263,8 @@ export interface LedgerSettingsTable {
   account_id: string;
   /** ISO 3166-1 alpha-2 region whose national phone formats are read without a country code. */
   phone_region: string;
+  /** `pseudonymize` | `redact` | `keep`: how person names are kept in the account's claims. */
+  names: Generated<string>;
   updated_at: string;
 }
 

@@ -17,6 +17,7 @@ describe.each(DIALECTS)('scrubbing settings over HTTP on %s', (dialect) => {
     const other = (await t.newAccount()).key;
     expect((await call(spain, 'GET', '/v2/vault/settings/pii')).json()).toEqual({
       phone_region: 'US',
+      names: 'pseudonymize',
       updated_at: null,
     });
     const put = await call(spain, 'PUT', '/v2/vault/settings/pii', { phone_region: 'es' });
@@ -105,4 +106,57 @@ describe.each(DIALECTS)('scrubbing settings over HTTP on %s', (dialect) => {
     expect(res.statusCode).toBe(400);
     expect((await call(key, 'GET', '/v2/vault/settings/pii')).json().phone_region).toBe('GB');
   });
+});
+
+describe.each(DIALECTS)('how names are kept, on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(() => t.close());
+
+  const call = (key: string, method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) =>
+    t.app.inject({ method, url, headers: bearer(key), ...(payload ? { payload } : {}) });
+  const claim = { claim: 'Lisa Wirtz reviews the compiler.', source: 'notes', confidence: 1 };
+
+  it('pseudonymizes by default, redacts or keeps names when the account says so', async () => {
+    const key = (await t.newAccount()).key;
+    expect((await call(key, 'GET', '/v2/vault/settings/pii')).json()).toMatchObject({
+      phone_region: 'US',
+      names: 'pseudonymize',
+    });
+    expect((await call(key, 'POST', '/v2/vault/store', claim)).json().claim).toMatch(
+      /^<PERSON[0-9a-f]{8}> <PERSON[0-9a-f]{8}> reviews the compiler\.$/,
+    );
+
+    const put = await call(key, 'PUT', '/v2/vault/settings/pii', { names: 'redact' });
+    expect(put.statusCode).toBe(200);
+    expect(put.json()).toMatchObject({ phone_region: 'US', names: 'redact' });
+    const redacted = (
+      await call(key, 'POST', '/v2/vault/store', { ...claim, claim: 'Maria Lopez reviews the compiler.' })
+    ).json();
+    expect(redacted.claim).toBe('<PERSON> reviews the compiler.');
+
+    await call(key, 'PUT', '/v2/vault/settings/pii', { names: 'keep', phone_region: 'GB' });
+    expect((await call(key, 'GET', '/v2/vault/settings/pii')).json()).toMatchObject({
+      phone_region: 'GB',
+      names: 'keep',
+    });
+    const kept = (
+      await call(key, 'POST', '/v2/vault/store', { ...claim, claim: 'Lisa Wirtz reviews the parser.' })
+    ).json();
+    expect(kept.claim).toBe('Lisa Wirtz reviews the parser.');
+    // The region set before stays when only names change.
+    await call(key, 'PUT', '/v2/vault/settings/pii', { names: 'pseudonymize' });
+    expect((await call(key, 'GET', '/v2/vault/settings/pii')).json().phone_region).toBe('GB');
+  });
+
+  it.each([[{ names: 'hide' }], [{ names: null }], [{ names: 'keep', extra: 1 }]])(
+    'refuses %j with a 400',
+    async (body) => {
+      const key = (await t.newAccount()).key;
+      expect((await call(key, 'PUT', '/v2/vault/settings/pii', body)).statusCode).toBe(400);
+      expect((await call(key, 'GET', '/v2/vault/settings/pii')).json().names).toBe('pseudonymize');
+    },
+  );
 });

@@ -57,7 +57,7 @@ export function ledgerRoutes(
           config: { role: 'operator' },
           schema: {
             tags: ['Vault'],
-            summary: 'Scrubbing settings of the account: the default phone region',
+            summary: 'Scrubbing settings of the account: the default phone region and how names are kept',
             response: { 200: PiiSettingsResponse, ...errorResponses },
           },
         },
@@ -71,7 +71,7 @@ export function ledgerRoutes(
           schema: {
             tags: ['Vault'],
             summary:
-              'Replace the scrubbing settings: the region whose national phone numbers are read without a country code',
+              'Change the scrubbing settings: the region whose national phone numbers are read without a country code, and names: pseudonymize | redact | keep',
             body: PiiSettingsBody,
             response: { 200: PiiSettingsResponse, ...errorResponses },
           },
