@@ -68,6 +68,12 @@ export interface ScrubResult {
   text: string;
   /** How many values of each type were replaced; values themselves are never reported. */
   found: Record<PiiType, number>;
+  /**
+   * With a pseudonym key: each pseudonym made and the word it stands for, as written, for the
+   * ledger's encrypted name mapping (revealed to the owning account only). Never logged or stored
+   * in plain text.
+   */
+  names: Array<{ pseudonym: string; word: string }>;
 }
 
 export const placeholder = (type: PiiType): string => `<${type}>`;
@@ -316,31 +322,43 @@ export function emptyCounts(): Record<PiiType, number> {
   return Object.fromEntries(PII_TYPES.map((t) => [t, 0])) as Record<PiiType, number>;
 }
 
-/** `<PERSON…>` for each word of a name (initials dropped), a possessive kept after it. */
-export function pseudonyms(name: string, key: string): string {
-  const out: string[] = [];
+/** Each word of a name (initials dropped) with its `<PERSON…>` pseudonym, a possessive kept after it. */
+export function pseudonymWords(
+  name: string,
+  key: string,
+): Array<{ word: string; pseudonym: string; possessive: string }> {
+  const out: Array<{ word: string; pseudonym: string; possessive: string }> = [];
   for (const word of name.split(/\s+/)) {
     const possessive = /['’]s$/.exec(word)?.[0] ?? '';
     const bare = word.slice(0, word.length - possessive.length).replace(/\.$/, '');
     if (bare.length < 2) continue;
     const digest = createHmac('sha256', key).update(bare.normalize('NFC').toLowerCase()).digest('hex');
-    out.push(`<PERSON${digest.slice(0, 8)}>${possessive}`);
+    out.push({ word: bare, pseudonym: `<PERSON${digest.slice(0, 8)}>`, possessive });
   }
-  return out.length > 0 ? out.join(' ') : placeholder('PERSON');
+  return out;
+}
+
+/** `<PERSON…>` for each word of a name (initials dropped), a possessive kept after it. */
+export function pseudonyms(name: string, key: string): string {
+  const words = pseudonymWords(name, key);
+  return words.length > 0 ? words.map((w) => w.pseudonym + w.possessive).join(' ') : placeholder('PERSON');
 }
 
 export function scrub(text: string, options: ScrubOptions = {}): ScrubResult {
   const found = emptyCounts();
   let result = '';
   let last = 0;
+  const names: ScrubResult['names'] = [];
   for (const span of detectPii(text, options)) {
-    const replacement =
-      span.type === 'PERSON' && options.pseudonymKey !== undefined
-        ? pseudonyms(text.slice(span.start, span.end), options.pseudonymKey)
-        : placeholder(span.type);
+    let replacement = placeholder(span.type);
+    if (span.type === 'PERSON' && options.pseudonymKey !== undefined) {
+      const words = pseudonymWords(text.slice(span.start, span.end), options.pseudonymKey);
+      for (const w of words) names.push({ pseudonym: w.pseudonym, word: w.word });
+      if (words.length > 0) replacement = words.map((w) => w.pseudonym + w.possessive).join(' ');
+    }
     result += text.slice(last, span.start) + replacement;
     found[span.type] += 1;
     last = span.end;
   }
-  return { text: result + text.slice(last), found };
+  return { text: result + text.slice(last), found, names };
 }
