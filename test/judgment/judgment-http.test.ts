@@ -239,6 +239,73 @@ describe.each(DIALECTS)('judgment over HTTP on %s', (dialect) => {
     expect(v0).toMatchObject({ version: 0, is_default: true });
   });
 
+  it('escalates by default what Arbiter does not understand and may change, naming it; what it understands is still allowed', async () => {
+    const account = await t.newAccount();
+    const shell = (command: string) => ({
+      action_type: 'shell.exec',
+      actor: 'ops-bot',
+      actor_role: 'assistant',
+      impact_scope: 'internal',
+      payload: { command },
+    });
+    const unknown = (await evaluate(shell('frobctl --purge-all'), account.key)).json();
+    expect(unknown).toMatchObject({ decision: 'ESCALATE', status: 'pending', policy_version: 0 });
+    expect(unknown.gates.policy).toMatchObject({
+      outcome: 'escalate',
+      code: 'ESCALATION_REQUIRED',
+      policies: ['unrecognised-effects'],
+    });
+    expect(unknown.reason).toContain('not understood: unknown program "frobctl"; effects: execute frobctl');
+    // The person deciding reads it on the stored evaluation.
+    const stored = (await get(unknown.evaluation_id, account.key)).json();
+    expect(stored.gates.policy.reason).toContain('unknown program "frobctl"');
+
+    const iam = (
+      await evaluate(
+        shell(
+          'aws iam attach-user-policy --user-name ci --policy-arn arn:aws:iam::aws:policy/AdministratorAccess',
+        ),
+        account.key,
+      )
+    ).json();
+    expect(iam.decision).toBe('ESCALATE');
+    expect(iam.reason).toContain('remote_mutation aws iam attach-user-policy');
+
+    for (const command of ['ls -la src', 'aws s3 ls', 'git status']) {
+      const safe = (await evaluate(shell(command), account.key)).json();
+      expect(safe, command).toMatchObject({ decision: 'ALLOWED', status: 'allowed' });
+    }
+  });
+
+  it("applies an account's policy that reads context.recognised and context.effects", async () => {
+    const account = await t.newAccount();
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: '/v2/policies',
+      headers: bearer(account.key),
+      payload: {
+        policies: [
+          'permit (principal, action, resource);',
+          '@id("understood-only") forbid (principal, action, resource) when { !context.recognised };',
+          '@id("installs") @escalate("installs need a human") forbid (principal, action, resource) when { context.effects.contains("install") };',
+        ].join('\n'),
+      },
+    });
+    expect(put.json()).toMatchObject({ success: true, version: 1 });
+    const shell = (command: string) => ({
+      action_type: 'shell.exec',
+      actor: 'ops-bot',
+      actor_role: 'assistant',
+      impact_scope: 'internal',
+      payload: { command },
+    });
+    const refused = (await evaluate(shell('frobctl status'), account.key)).json();
+    expect(refused).toMatchObject({ decision: 'BLOCKED', policy_version: 1 });
+    expect(refused.gates.policy).toMatchObject({ outcome: 'block', policies: ['understood-only'] });
+    expect(refused.gates.policy.reason).toContain('not understood: unknown program "frobctl"');
+    expect((await evaluate(shell('ls -la'), account.key)).json().decision).toBe('ALLOWED');
+  });
+
   it('blocks a repeated refused call as a loop after the threshold', async () => {
     const account = await t.newAccount();
     const body = {

@@ -122,6 +122,46 @@ describe('policy gate', () => {
   });
 });
 
+describe('actions Arbiter does not understand', () => {
+  it('escalates an unknown program by default, naming what was not understood and its effects', () => {
+    const j = run('shell.exec', { command: 'frobctl --purge' }, { role: 'assistant' });
+    expect(j.gates.policy).toMatchObject({
+      outcome: 'escalate',
+      code: 'ESCALATION_REQUIRED',
+      policies: ['unrecognised-effects'],
+      reason: expect.stringContaining('not understood: unknown program "frobctl"; effects: execute frobctl'),
+    });
+    expect(j.decision).toBe('ESCALATE');
+    expect(j.reason).toMatch(/^A human must decide, asked by the policy gate: Arbiter does not know/);
+  });
+  it('escalates a cloud mutation it does not model, and allows what it understands', () => {
+    const iam = run('shell.exec', { command: 'aws iam attach-user-policy --user-name x --policy-arn y' });
+    expect(iam.decision).toBe('ESCALATE');
+    expect(iam.gates.policy.reason).toContain('effects: remote_mutation aws iam attach-user-policy');
+    for (const command of ['aws s3 ls', 'ls -la', 'git status']) {
+      const j = run('shell.exec', { command }, { role: 'assistant' });
+      expect(j.decision, command).toBe('ALLOWED');
+      expect(j.gates.policy.reason).toBe('no policy forbids it');
+    }
+  });
+  it("lets an account's own action through the default policy: its effects are the account's to know", () => {
+    const compiled = compileActionSchema({ type: 'object', properties: { invoice: { type: 'string' } } });
+    if (!compiled.ok) throw new Error(compiled.error);
+    const j = run('billing.refund', { invoice: 'in_1' }, { ctx: { customActions: () => compiled.validate } });
+    expect(j.decision).toBe('ALLOWED');
+  });
+  it('lets a policy of the account decide on recognised and the kinds of effect', () => {
+    const policy = compile(
+      'permit (principal, action, resource);\n@id("no-unknown") forbid (principal, action, resource) when { !context.recognised && context.effects.contains("remote_mutation") };',
+    );
+    const j = run('shell.exec', { command: 'gcloud projects add-iam-policy-binding p' }, { ctx: { policy } });
+    expect(j.gates.policy).toMatchObject({ outcome: 'block', policies: ['no-unknown'] });
+    expect(j.gates.policy.reason).toMatch(/^forbidden by policy "no-unknown" \(not understood: /);
+    // Without the default's rule, an unknown program the account's policy does not mention passes.
+    expect(run('shell.exec', { command: 'frobctl --purge' }, { ctx: { policy } }).decision).toBe('ALLOWED');
+  });
+});
+
 describe('destruction gate', () => {
   it('passes a narrow delete outside critical scope', () => {
     expect(run('db.query', { sql: 'DELETE FROM t WHERE id = 4' }).gates.destruction.outcome).toBe('pass');

@@ -18,6 +18,10 @@ import {
 } from '../verdict/index.ts';
 import { actionFacts } from './action-kinds.ts';
 
+/** The verdict engine's answer on one action, and one effect it understood the action to have. */
+type Verdict = ReturnType<typeof evaluateAction>;
+type Effect = Verdict['effects'][number];
+
 /** The seven gates of DESIGN "Judgment gates", in the order they are reported. */
 export const GATE_NAMES = [
   'authority',
@@ -97,16 +101,41 @@ function fromFindings(findings: Finding[], codes: readonly VerdictCode[], clean:
   return block(hit.code, hit.location ? `${hit.message} (${hit.location})` : hit.message);
 }
 
-function fromCedar(verdict: GateVerdict, clean: string): GateResult {
+/**
+ * A Cedar gate's result. `doubt` says what the verdict engine did not understand: a person asked
+ * to decide, or a caller refused, reads it beside the policy's own reason.
+ */
+function fromCedar(verdict: GateVerdict, clean: string, doubt: string | undefined): GateResult {
   const ids = verdict.policies.map((p) => p.id);
   switch (verdict.outcome) {
     case 'pass':
       return pass(clean, ids);
     case 'escalate':
-      return escalate(verdict.reason, ids);
+      return escalate(doubt ? `${verdict.reason} (${doubt})` : verdict.reason, ids);
     case 'block':
-      return block('POLICY_VIOLATION', verdict.reason, ids);
+      return block('POLICY_VIOLATION', doubt ? `${verdict.reason} (${doubt})` : verdict.reason, ids);
   }
+}
+
+/** The distinct kinds of effect, sorted: what `context.effects` holds (and memoised decisions key on). */
+function effectKinds(effects: readonly Effect[]): string[] {
+  if (effects.length === 0) return [];
+  return [...new Set(effects.map((e) => e.kind))].sort();
+}
+
+/** At most this many effects are named in a reason; the verdict lists them all. */
+const NAMED_EFFECTS = 5;
+
+/** What was not understood and what it may do: `not understood: unknown program "frobctl"; effects: execute frobctl`. */
+function doubtOf(verdict: Verdict): string {
+  const named = verdict.effects
+    .slice(0, NAMED_EFFECTS)
+    .map((e) => (e.target ? `${e.kind} ${e.target}` : e.kind));
+  if (verdict.effects.length > NAMED_EFFECTS) named.push('…');
+  const what = verdict.unrecognised.length > 0 ? verdict.unrecognised.join('; ') : 'what it does';
+  return named.length > 0
+    ? `not understood: ${what}; effects: ${named.join(', ')}`
+    : `not understood: ${what}`;
 }
 
 const NOT_CHECKED = 'not checked: the payload does not match its schema';
@@ -173,8 +202,11 @@ export function judge(input: JudgmentInput, ctx: JudgmentContext): Judgment {
       findings: [...new Set(findings.map((f) => f.code))].sort(),
       target: facts.target,
       hosts: facts.hosts,
+      recognised: verdict.recognised,
+      effects: effectKinds(verdict.effects),
     },
   };
+  const doubt = verdict.recognised ? undefined : doubtOf(verdict);
 
   const authority = fromCedar(
     ctx.policy.authority(request),
@@ -182,13 +214,14 @@ export function judge(input: JudgmentInput, ctx: JudgmentContext): Judgment {
       `a:${input.role}:${facts.kind}:${input.scope}`,
       () => `the ${input.role} role may ${facts.kind} at ${input.scope} scope`,
     ),
+    doubt,
   );
   const schema = fromFindings(
     findings,
     ['SCHEMA_MISMATCH'],
     reasonOf(`s:${input.actionType}`, () => `payload matches the ${input.actionType} schema`),
   );
-  const policy = fromCedar(ctx.policy.policy(request), 'no policy forbids it');
+  const policy = fromCedar(ctx.policy.policy(request), 'no policy forbids it', doubt);
 
   let destruction: GateResult;
   if (schemaFailed) destruction = PASS_NOT_CHECKED;

@@ -21,6 +21,8 @@ export const CEDAR_SCHEMA = `namespace Arbiter {
     "findings": Set<String>,
     "target": String,
     "hosts": Set<String>,
+    "recognised": Bool,
+    "effects": Set<String>,
   };
 
   action "read", "write", "delete", "execute", "communicate"
@@ -54,6 +56,17 @@ export interface CedarContext {
   target: string;
   /** Hosts the action reaches: the URL's host, the recipients' domains. */
   hosts: string[];
+  /**
+   * False when the verdict engine could not reduce some step of the action to known effects (an
+   * unknown program, an unmodelled subcommand of a cloud CLI, an account's own action).
+   */
+  recognised: boolean;
+  /**
+   * The kinds of effect the verdict engine understood the action to have, sorted: `read`, `write`,
+   * `delete`, `execute`, `install`, `egress`, `privilege`, `persistence`, `security_control`,
+   * `credential_access`, `remote_mutation`.
+   */
+  effects: string[];
 }
 
 /** The attributes whose values follow from role, kind and scope alone. */

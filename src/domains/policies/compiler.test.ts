@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CONSEQUENTIAL, EFFECT_KINDS } from '../verdict/effects.ts';
 import { ACTION_KINDS, type ActionKind, type ActorRole, type ImpactScope } from './cedar-schema.ts';
 import { type CompiledPolicy, compilePolicyDocument, type PolicyRequest } from './compiler.ts';
 import { DEFAULT_POLICY } from './default-policy.ts';
@@ -25,6 +26,8 @@ function request(
       findings: [],
       target: '',
       hosts: [],
+      recognised: true as boolean,
+      effects: [] as string[],
       ...extra,
     },
   };
@@ -70,6 +73,37 @@ describe('the default policy', () => {
     expect(policy.policy(request('admin', 'write', 'internal')).outcome).toBe('pass');
   });
 
+  it('escalates, for every role, what the verdict engine did not understand and that may do more than read', () => {
+    const frobctl = { recognised: false, effects: ['execute'] };
+    for (const role of ['assistant', 'user', 'admin'] as const) {
+      expect(policy.policy(request(role, 'execute', 'internal', frobctl))).toMatchObject({
+        outcome: 'escalate',
+        reason: expect.stringContaining('Arbiter does not know what this does'),
+        policies: [expect.objectContaining({ id: 'unrecognised-effects' })],
+      });
+    }
+    // Understood, a read not understood, and an account's own action (effects unknown to Arbiter).
+    expect(policy.policy(request('assistant', 'execute', 'internal', { effects: ['execute'] })).outcome).toBe(
+      'pass',
+    );
+    expect(
+      policy.policy(request('assistant', 'read', 'internal', { recognised: false, effects: ['read'] }))
+        .outcome,
+    ).toBe('pass');
+    expect(policy.policy(request('assistant', 'execute', 'internal', { recognised: false })).outcome).toBe(
+      'pass',
+    );
+  });
+
+  it('treats exactly the consequential effect kinds of the verdict engine as more than a read', () => {
+    const escalated = EFFECT_KINDS.filter(
+      (kind) =>
+        policy.policy(request('admin', 'execute', 'internal', { recognised: false, effects: ['read', kind] }))
+          .outcome === 'escalate',
+    );
+    expect(escalated).toEqual(EFFECT_KINDS.filter((kind) => CONSEQUENTIAL.has(kind)));
+  });
+
   it('names the deciding policy and its escalation reason', () => {
     const verdict = policy.authority(request('assistant', 'write', 'external'));
     expect(verdict).toMatchObject({
@@ -102,6 +136,25 @@ describe('account policies', () => {
     });
     // The memo must not hand the first answer to a later request with other facts.
     expect(policy.policy(plain).outcome).toBe('pass');
+  });
+
+  it('reads recognised and the kinds of effect', () => {
+    const policy = compile(`
+      permit (principal, action, resource) when { context.recognised };
+      @id("no-installs")
+      forbid (principal, action, resource) when { context.effects.contains("install") };`);
+    expect(policy.authority(request('assistant', 'execute', 'internal')).outcome).toBe('pass');
+    expect(
+      policy.authority(
+        request('assistant', 'execute', 'internal', { recognised: false, effects: ['execute'] }),
+      ).outcome,
+    ).toBe('block');
+    expect(
+      policy.policy(request('assistant', 'execute', 'internal', { effects: ['install', 'write'] })),
+    ).toMatchObject({ outcome: 'block', reason: 'forbidden by policy "no-installs"' });
+    expect(
+      problems('forbid (principal, action, resource) when { context.recognised == "yes" };'),
+    ).toHaveLength(1);
   });
 
   it('blocks what no permit grants (authority is default-deny)', () => {

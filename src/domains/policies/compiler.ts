@@ -280,6 +280,8 @@ function probeRequest(cell: (typeof CELLS)[number]): PolicyRequest {
       findings: [],
       target: '',
       hosts: [],
+      recognised: true,
+      effects: [],
     },
   };
 }

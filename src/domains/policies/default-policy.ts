@@ -68,4 +68,15 @@ unless { principal in Arbiter::Role::"admin" };
 @escalate("an admin changing schema or privileges needs a second person's approval")
 forbid (principal in Arbiter::Role::"admin", action, resource)
 when { context.findings.contains("POLICY_VIOLATION") };
+
+// What Arbiter does not understand (an unknown program, a subcommand of a cloud CLI it does not
+// model) and that may do more than read: a person decides, whatever the role. A read not
+// understood passes, and so does an account's own action, whose effects Arbiter does not know
+// (name it by context.action_type to have it escalated too).
+
+@id("unrecognised-effects")
+@escalate("Arbiter does not know what this does, and it may change or send something: a person decides")
+forbid (principal, action, resource)
+when { !context.recognised }
+unless { ["read"].containsAll(context.effects) };
 `;
