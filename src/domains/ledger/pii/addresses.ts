@@ -51,12 +51,14 @@ const NAME_WORD = "[\\p{Lu}\\d][\\p{L}\\p{M}'.’-]{0,30}";
 const ANY_WORD = "[\\p{L}\\p{M}\\d][\\p{L}\\p{M}'.’-]{0,30}";
 
 /**
- * Where a pattern's matches can start. The street shapes all start where a word starts (a letter
- * or digit after neither), most at a number: they are tried there alone, as sticky expressions,
- * which finds what a scan of every position finds at a fraction of its cost (a scan tries each
- * position's look-behind and long alternations). The others are scanned.
+ * Where a pattern's matches can start, so that it is tried there alone, as a sticky expression:
+ * that finds what a scan of every position finds, at a fraction of the cost (a scan tries each
+ * position's look-behind and long alternations). Most street shapes start at a number (the start
+ * of a digit run). The others end in " <number>" with at most four spaces and 300 characters
+ * before it: they are tried where a word may start in that stretch before each such number
+ * (only the numbers `anchor` accepts). The rest are scanned.
  */
-type Start = 'number' | 'letter' | 'word' | 'scan';
+type Start = 'number' | { before: 'number'; anchor?: (text: string, space: number) => boolean } | 'scan';
 
 interface StreetPattern {
   re: RegExp;
@@ -65,21 +67,14 @@ interface StreetPattern {
   possible?: (text: string) => boolean;
 }
 
+/** Spaces and characters a "before a number" match holds at most ahead of the space before the number. */
+const MAX_SPACES_BEFORE_NUMBER = 4;
+const MAX_CHARS_BEFORE_NUMBER = 300;
+
 /** Before " 25" in "Koskikatu 25": one of the compound street types ends the word. */
 const COMPOUND_BEFORE_NUMBER = new RegExp(`(?:${anyCase(COMPOUND_SUFFIXES)})$`, 'u');
-const SPACE_DIGIT = /[ ]\d/g;
-
-/** Whether some " <digit>" in `text` follows a compound street type (pattern 4 needs one). */
-function compoundBeforeNumber(text: string): boolean {
-  SPACE_DIGIT.lastIndex = 0;
-  for (let m = SPACE_DIGIT.exec(text); m !== null; m = SPACE_DIGIT.exec(text)) {
-    if (COMPOUND_BEFORE_NUMBER.test(text.slice(Math.max(0, m.index - 10), m.index))) {
-      SPACE_DIGIT.lastIndex = 0;
-      return true;
-    }
-  }
-  return false;
-}
+const compoundBefore = (text: string, space: number): boolean =>
+  COMPOUND_BEFORE_NUMBER.test(text.slice(Math.max(0, space - 10), space));
 
 const STREET_PATTERNS: StreetPattern[] = [
   // 615 Benedum Drive; 3369 24 Clarke Avenue
@@ -104,7 +99,7 @@ const STREET_PATTERNS: StreetPattern[] = [
       `(?<![\\p{L}\\p{N}])(?:${anyCase(PREFIX_TYPES)})\\.?[ ](?:${NAME_WORD}[ ]){1,4}${NUM}(?![\\p{L}\\p{N}])`,
       'uy',
     ),
-    start: 'letter',
+    start: { before: 'number' },
   },
   // Koskikatu 25; Trenerys gate 232; Rákóczi út 66.
   {
@@ -112,8 +107,7 @@ const STREET_PATTERNS: StreetPattern[] = [
       `(?<![\\p{L}\\p{N}])(?:${NUM}[ ])?(?:${NAME_WORD}[ ]){0,3}(?:\\p{Lu}[\\p{L}\\p{M}-]{2,30})?(?:${anyCase(COMPOUND_SUFFIXES)})[ ]${NUM}(?![\\p{L}\\p{N}])`,
       'uy',
     ),
-    start: 'word',
-    possible: compoundBeforeNumber,
+    start: { before: 'number', anchor: compoundBefore },
   },
   // 0138 Brisas 6802; 20789 Allika 46; 10252 Μεγάλη Άμμος 184
   {
@@ -137,35 +131,72 @@ const STREET_PATTERNS: StreetPattern[] = [
   { re: /\b(?:Apt\.?|Apartment|Suite|Ste\.)[ ]#?\d{1,5}[A-Z]?\b/gi, start: 'scan' },
 ];
 
-/** Where a word starts: a letter or digit after neither. */
-const WORD_START = /(?<![\p{L}\p{N}])[\p{L}\p{N}]/gu;
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+const isAsciiAlnum = (c: number): boolean => isDigit(c) || ((c | 32) >= 97 && (c | 32) <= 122);
 
-function wordStarts(text: string): number[] {
-  const out: number[] = [];
-  WORD_START.lastIndex = 0;
-  for (let m = WORD_START.exec(text); m !== null; m = WORD_START.exec(text)) out.push(m.index);
-  return out;
+/** Where the text's numbers start, and the spaces right before a digit ("Koskikatu| 25"). */
+interface Numbers {
+  starts: number[];
+  spaces: number[];
+}
+
+function numbersOf(text: string): Numbers {
+  const starts: number[] = [];
+  const spaces: number[] = [];
+  let previous = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (isDigit(c)) {
+      if (!isDigit(previous)) starts.push(i);
+      if (previous === 32) spaces.push(i - 1);
+    }
+    previous = c;
+  }
+  return { starts, spaces };
+}
+
+/** Tries `re` at `at`; the end of its match, or -1. */
+function stickyAt(re: RegExp, text: string, at: number, out: AddressSpan[]): number {
+  re.lastIndex = at;
+  const m = re.exec(text);
+  if (m === null) return -1;
+  out.push({ start: at, end: at + m[0].length });
+  return at + m[0].length;
 }
 
 /** What a scan of `text` with `p` finds, each match as a span. */
-function matchesOf(p: StreetPattern, text: string, starts: readonly number[], out: AddressSpan[]): void {
+function matchesOf(p: StreetPattern, text: string, numbers: Numbers, out: AddressSpan[]): void {
   if (p.possible && !p.possible(text)) return;
-  if (p.start === 'scan') {
+  const { start } = p;
+  if (start === 'scan') {
     for (const m of text.matchAll(p.re)) out.push({ start: m.index, end: m.index + m[0].length });
     return;
   }
   let from = 0;
-  for (const at of starts) {
-    if (at < from) continue;
-    if (p.start !== 'word') {
-      const c = text.charCodeAt(at);
-      if ((c >= 48 && c <= 57) !== (p.start === 'number')) continue;
+  if (start === 'number') {
+    for (const at of numbers.starts) if (at >= from) from = Math.max(from, stickyAt(p.re, text, at, out));
+    return;
+  }
+  for (const space of numbers.spaces) {
+    if (space < from || (start.anchor && !start.anchor(text, space))) continue;
+    // Back over at most MAX_SPACES_BEFORE_NUMBER spaces: a match holds no more before the number.
+    let first = space;
+    for (let spaces = 0; first > 0 && space - first < MAX_CHARS_BEFORE_NUMBER; first--) {
+      if (text.charCodeAt(first - 1) === 32 && ++spaces > MAX_SPACES_BEFORE_NUMBER) break;
     }
-    p.re.lastIndex = at;
-    const m = p.re.exec(text);
-    if (m === null) continue;
-    out.push({ start: at, end: at + m[0].length });
-    from = at + m[0].length;
+    // Every place a word may start (a superset: the expression's look-behind decides). A place
+    // before `first` starts no match: it is in no later number's stretch either.
+    for (let at = Math.max(first, from); at < space; at++) {
+      const c = text.charCodeAt(at);
+      if (at > 0 && isAsciiAlnum(text.charCodeAt(at - 1))) continue;
+      if (c < 128 && !isAsciiAlnum(c)) continue;
+      const end = stickyAt(p.re, text, at, out);
+      if (end >= 0) {
+        from = end;
+        at = end - 1;
+      }
+    }
+    from = Math.max(from, space);
   }
 }
 
@@ -173,11 +204,27 @@ function matchesOf(p: StreetPattern, text: string, starts: readonly number[], ou
 const BLOCK_LINE =
   /^[ \t]{0,8}(?:[>?]{1,3}[ \t]{0,4})?(?:,[ ]?)?(?:(?:Apt\.?|Suite|Unit|Box|Ste\.)[ ]#?\d{1,5}|[\p{L}\p{M}'.’ -]{2,40}(?:,?[ ]{1,3}[A-Z]{2})?(?:[ ]{1,3}\d{4,6}(?:-\d{4})?)?|\d{4,6})[ \t]*$/u;
 
-function extendBlock(text: string, end: number): number {
+/**
+ * The first line break at or after a position, for positions asked in ascending order: each
+ * break is searched for once, so a long text without one is not read again for every street.
+ */
+function lineBreaks(text: string): (at: number) => number {
+  let from = 0;
+  let found = text.indexOf('\n');
+  return (at) => {
+    if (at < from || (found >= 0 && at > found)) {
+      from = at;
+      found = text.indexOf('\n', at);
+    }
+    return found;
+  };
+}
+
+function extendBlock(text: string, end: number, lineBreakFrom: (at: number) => number): number {
   let at = end;
   // The rest of the street's own line when it goes on with a unit, or with a comma into the
   // city, region and country ("…, Beder, Denmark 56905").
-  const restEnd = text.indexOf('\n', at);
+  const restEnd = lineBreakFrom(at);
   const rest = text.slice(at, restEnd < 0 ? text.length : restEnd);
   const unit = /^[ ,]{1,3}(?:Apt\.?|Apartment|Suite|Unit|Ste\.)[ ]#?\d{1,5}[A-Z]?/.exec(rest);
   if (unit) at += unit[0].length;
@@ -187,8 +234,8 @@ function extendBlock(text: string, end: number): number {
     );
   if (tail) at += tail[0].length;
   for (let lines = 0, blank = 0; lines < 5 && at < text.length; ) {
-    const next = text.indexOf('\n', at + 1);
     if (text[at] !== '\n') break;
+    const next = lineBreakFrom(at + 1);
     const line = text.slice(at + 1, next < 0 ? text.length : next);
     if (line.trim() === '') {
       if (++blank > 1) break;
@@ -204,8 +251,8 @@ function extendBlock(text: string, end: number): number {
 
 export function findAddresses(text: string): AddressSpan[] {
   const spans: AddressSpan[] = [];
-  const starts = wordStarts(text);
-  for (const pattern of STREET_PATTERNS) matchesOf(pattern, text, starts, spans);
+  const numbers = numbersOf(text);
+  for (const pattern of STREET_PATTERNS) matchesOf(pattern, text, numbers, spans);
   spans.sort((a, b) => a.start - b.start || b.end - a.end);
   const merged: AddressSpan[] = [];
   for (const s of spans) {
@@ -213,7 +260,8 @@ export function findAddresses(text: string): AddressSpan[] {
     if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
     else merged.push({ ...s });
   }
-  for (const s of merged) s.end = Math.max(s.end, extendBlock(text, s.end));
+  const lineBreakFrom = lineBreaks(text);
+  for (const s of merged) s.end = Math.max(s.end, extendBlock(text, s.end, lineBreakFrom));
   // Extension can reach the next span: merge again.
   const out: AddressSpan[] = [];
   for (const s of merged) {

@@ -213,30 +213,39 @@ function judgeRun(text: string, at: number, run: string): Candidate | null {
   // A lone initial is more often a sentence's "I" or a list letter than a name.
   if (hi - lo === 1 && words[lo]!.role === 'initial') return null;
   if (lo >= hi) return null;
-  const core = words.slice(lo, hi);
-  const roles = core.map((w) => w.role);
-  if (roles.includes('place')) return null;
-  const span = { start: core[0]!.start, end: core[core.length - 1]!.end };
-  const first = roles.includes('first');
-  const after = text.slice(span.end, span.end + 16);
+  let hasFirst = false;
+  let hasCommon = false;
+  let hasHonorific = false;
+  let named = 0;
+  let nameLike = true;
+  for (let k = lo; k < hi; k++) {
+    const r = words[k]!.role;
+    if (r === 'place') return null;
+    if (r === 'first') hasFirst = true;
+    else if (r === 'common') hasCommon = true;
+    else if (r === 'honorific') hasHonorific = true;
+    if (r === 'first' || r === 'last' || r === 'unknown') named++;
+    if (r !== 'unknown' && r !== 'last' && r !== 'initial' && r !== 'particle') nameLike = false;
+  }
+  const start = words[lo]!.start;
+  const end = words[hi - 1]!.end;
+  const firstRole = words[lo]!.role;
+  const after = text.slice(end, end + 16);
   if (ORG_AFTER.test(after) || STREET_AFTER.test(after)) return null;
-  const before = text.slice(Math.max(0, span.start - 24), span.start);
+  const before = text.slice(Math.max(0, start - 24), start);
   if (/\d[ ]$/.test(before) || /^\s\d/.test(after)) return null;
-  if (titled || roles.includes('honorific')) return { ...span, first, decision: 'name' };
-  const named = roles.filter((r) => r === 'first' || r === 'last' || r === 'unknown').length;
-  const nameLike = roles.every((r) => r === 'unknown' || r === 'last' || r === 'initial' || r === 'particle');
-  if (roles.includes('first') && !roles.includes('common')) return { ...span, first, decision: 'name' };
+  const name: Candidate = { start, end, first: hasFirst, decision: 'name' };
+  if (titled || hasHonorific) return name;
+  if (hasFirst && !hasCommon) return name;
   // "Harvey Leach": a first name then surnames that are also English words.
-  if (roles[0] === 'first' && core.length <= 3) return { ...span, first, decision: 'name' };
-  if (named > 0 && !roles.includes('common') && (honorificCue || CUE_BEFORE.test(lead)))
-    return { ...span, first, decision: 'name' };
-  if (named >= 2 && nameLike && !PLACE_BEFORE.test(before)) return { ...span, first, decision: 'name' };
-  if (core.length === 1 && nameLike) {
-    if (PERSON_AFTER.test(text.slice(span.end, span.end + 40)) && !DETERMINER_BEFORE.test(before))
-      return { ...span, first, decision: 'name' };
-    if (roles[0] === 'last' && !sentenceInitial(text, span.start) && !ORG_BEFORE.test(before))
-      return { ...span, first, decision: 'name' };
-    return { ...span, first, decision: 'maybe' };
+  if (firstRole === 'first' && hi - lo <= 3) return name;
+  if (named > 0 && !hasCommon && (honorificCue || CUE_BEFORE.test(lead))) return name;
+  if (named >= 2 && nameLike && !PLACE_BEFORE.test(before)) return name;
+  if (hi - lo === 1 && nameLike) {
+    if (PERSON_AFTER.test(text.slice(end, end + 40)) && !DETERMINER_BEFORE.test(before)) return name;
+    if (firstRole === 'last' && !sentenceInitial(text, start) && !ORG_BEFORE.test(before)) return name;
+    name.decision = 'maybe';
+    return name;
   }
   return null;
 }
@@ -306,23 +315,43 @@ const MAX_REPEATED_NAMES = 64;
 function withRepeats(text: string, spans: NameSpan[]): NameSpan[] {
   const words = new Set<string>();
   for (const s of spans) {
+    if (words.size >= MAX_REPEATED_NAMES) break;
     for (const w of text.slice(s.start, s.end).matchAll(WORD)) {
-      const bare = w[0].replace(/['’]s$/, '');
+      const bare = withoutPossessive(w[0]);
       if (bare.length > 2 && /^\p{Lu}/u.test(bare) && words.size < MAX_REPEATED_NAMES) words.add(bare);
     }
   }
   if (words.size === 0) return spans;
   const added: NameSpan[] = [];
   let i = 0;
-  for (const m of text.matchAll(MENTION)) {
-    if (!words.has(m[0].replace(/['’]s$/, ''))) continue;
+  MENTION.lastIndex = 0;
+  for (let m = MENTION.exec(text); m !== null; m = MENTION.exec(text)) {
+    if (!words.has(withoutPossessive(m[0]))) continue;
     const start = m.index;
     const end = start + m[0].length;
     while (i < spans.length && spans[i]!.end <= start) i++;
     if (i < spans.length && spans[i]!.start < end) continue;
     added.push({ start, end });
   }
-  return added.length === 0 ? spans : [...spans, ...added].sort((a, b) => a.start - b.start);
+  if (added.length === 0) return spans;
+  // Both are in order and no mention overlaps a span: merged, not sorted again.
+  const merged: NameSpan[] = [];
+  let a = 0;
+  let b = 0;
+  while (a < spans.length || b < added.length) {
+    if (b >= added.length || (a < spans.length && spans[a]!.start <= added[b]!.start))
+      merged.push(spans[a++]!);
+    else merged.push(added[b++]!);
+  }
+  return merged;
+}
+
+/** A word without a final "'s" or "’s". */
+function withoutPossessive(word: string): string {
+  const n = word.length;
+  if (n < 2 || word.charCodeAt(n - 1) !== 115) return word;
+  const q = word.charCodeAt(n - 2);
+  return q === 39 || q === 0x2019 ? word.slice(0, -2) : word;
 }
 
 /** Loads the lexicons now (about a second) rather than on the first scrub. */
