@@ -7,6 +7,8 @@ import { createTransport } from './transport.ts';
 type JsonBody<T> = T extends { content: { 'application/json': infer B } } ? B : never;
 
 export type Verdict = JsonBody<paths['/v1/evaluate']['post']['responses'][200]>;
+/** One thing a verdict understood the action would do: `{kind: 'execute', target: 'frobctl'}`. */
+export type Effect = Verdict['effects'][number];
 export type JudgeInput = JsonBody<NonNullable<paths['/v2/actions/evaluate']['post']['requestBody']>>;
 export type Judgment = JsonBody<paths['/v2/actions/evaluate']['post']['responses'][200]>;
 export type Evaluation = JsonBody<paths['/v2/actions/evaluations/{id}']['get']['responses'][200]>;
@@ -20,14 +22,31 @@ export type Recall = { status: 'known'; facts: Fact[] } | { status: 'unknown'; f
 export type FailMode = 'closed' | 'open';
 export type Mode = 'enforce' | 'monitor';
 
-/** What to do with a tool call: run it, refuse it, or ask a human first. */
+/**
+ * What to do with a tool call: run it, refuse it, or ask a human first. `ask` comes from an
+ * escalation of the judgment engine (`evaluationId` set: a person decides it in Arbiter) or from a
+ * verdict that is safe as far as Arbiter can tell but not recognised (code `UNRECOGNISED`, no
+ * `evaluationId`: the person at hand decides, through the host's own approval).
+ */
 export interface GuardDecision {
   decision: 'allow' | 'deny' | 'ask';
-  /** The verdict or gate code behind a refusal (DEST_MUTATION, FILESYSTEM_DENIED, …), or UNREACHABLE. */
+  /**
+   * The verdict or gate code behind a refusal or a question (DEST_MUTATION, FILESYSTEM_DENIED,
+   * ESCALATION_REQUIRED, UNRECOGNISED, …), or UNREACHABLE.
+   */
   code: string | undefined;
   reason: string;
   /** The judgment evaluation, when the judgment engine decided; an escalation is decided on it. */
   evaluationId: string | undefined;
+  /**
+   * On a verdict: whether Arbiter understood every step of the call. Undefined when the judgment
+   * engine decided (its gates' reasons say what it did not understand) or Arbiter was not reached.
+   */
+  recognised: boolean | undefined;
+  /** On a verdict: what Arbiter understood the call would do. */
+  effects: Effect[] | undefined;
+  /** On a verdict not recognised: what was not understood, in words (`unknown program "frobctl"`). */
+  unrecognised: string[] | undefined;
   /** How the call was judged. */
   judgedAs: MappedCall;
   /** In monitor mode the decision is always `allow`; this is what enforcement would have decided. */
@@ -95,6 +114,45 @@ const sleep = (ms: number, signal?: AbortSignal) =>
       reject(signal.reason);
     });
   });
+
+/** The code of a safe verdict that Arbiter did not recognise: a person should decide. */
+export const UNRECOGNISED = 'UNRECOGNISED';
+
+/** At most this many effects are named in a reason; `effects` has them all. */
+const NAMED_EFFECTS = 5;
+
+/** `Arbiter does not know what this does: unknown program "frobctl"; it may execute frobctl`. */
+function unrecognisedReason(verdict: Verdict): string {
+  const what = verdict.unrecognised?.length ? verdict.unrecognised.join('; ') : 'some step of it';
+  const effects = verdict.effects
+    .slice(0, NAMED_EFFECTS)
+    .map((e) => (e.target ? `${e.kind} ${e.target}` : e.kind));
+  if (verdict.effects.length > NAMED_EFFECTS) effects.push('…');
+  return `Arbiter does not know what this does: ${what}${effects.length > 0 ? `; it may ${effects.join(', ')}` : ''}`;
+}
+
+function fromVerdict(verdict: Verdict): Omit<GuardDecision, 'enforced' | 'judgedAs'> {
+  const understood = {
+    evaluationId: undefined,
+    recognised: verdict.recognised,
+    effects: verdict.effects,
+    unrecognised: verdict.recognised ? undefined : (verdict.unrecognised ?? []),
+  };
+  if (!verdict.is_safe) {
+    return {
+      decision: 'deny',
+      code: verdict.error?.code,
+      reason: verdict.error?.message ?? 'unsafe',
+      ...understood,
+    };
+  }
+  if (!verdict.recognised) {
+    return { decision: 'ask', code: UNRECOGNISED, reason: unrecognisedReason(verdict), ...understood };
+  }
+  return { decision: 'allow', code: undefined, reason: 'safe', ...understood };
+}
+
+const NOT_A_VERDICT = { recognised: undefined, effects: undefined, unrecognised: undefined } as const;
 
 function gateCode(judgment: Judgment): string | undefined {
   for (const gate of Object.values(judgment.gates)) {
@@ -197,17 +255,7 @@ export function createArbiter(options: ArbiterOptions): Arbiter {
 
   async function enforced(mapped: MappedCall): Promise<Omit<GuardDecision, 'enforced' | 'judgedAs'>> {
     try {
-      if (mapped.kind === 'verdict') {
-        const verdict = await evaluate(mapped.action, mapped.payload);
-        return verdict.is_safe
-          ? { decision: 'allow', code: undefined, reason: 'safe', evaluationId: undefined }
-          : {
-              decision: 'deny',
-              code: verdict.error?.code,
-              reason: verdict.error?.message ?? 'unsafe',
-              evaluationId: undefined,
-            };
-      }
+      if (mapped.kind === 'verdict') return fromVerdict(await evaluate(mapped.action, mapped.payload));
       const judgment = await judge({
         action_type: mapped.action_type,
         actor: settings.actor,
@@ -222,6 +270,7 @@ export function createArbiter(options: ArbiterOptions): Arbiter {
         code: decision === 'allow' ? undefined : (gateCode(judgment) ?? judgment.decision),
         reason: judgment.reason,
         evaluationId: judgment.evaluation_id,
+        ...NOT_A_VERDICT,
       };
     } catch (err) {
       if (!(err instanceof ArbiterError) || !err.unreachable) throw err;
@@ -230,6 +279,7 @@ export function createArbiter(options: ArbiterOptions): Arbiter {
         code: 'UNREACHABLE',
         reason: `${err.message}; failing ${settings.failMode}`,
         evaluationId: undefined,
+        ...NOT_A_VERDICT,
       };
     }
   }
@@ -243,6 +293,9 @@ export function createArbiter(options: ArbiterOptions): Arbiter {
             code: undefined,
             reason: `monitor mode: would ${outcome.decision}`,
             evaluationId: outcome.evaluationId,
+            recognised: outcome.recognised,
+            effects: outcome.effects,
+            unrecognised: outcome.unrecognised,
             judgedAs: mapped,
             enforced: outcome,
           }

@@ -2,6 +2,7 @@ export {
   type Arbiter,
   type ArbiterOptions,
   createArbiter,
+  type Effect,
   type Evaluation,
   type Fact,
   type FailMode,
@@ -12,6 +13,7 @@ export {
   type Recall,
   type Remembered,
   type RememberInput,
+  UNRECOGNISED,
   type Verdict,
   type WaitOptions,
 } from './client.ts';

@@ -70,6 +70,43 @@ describe('the SDK against the service', () => {
     ).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 });
   });
 
+  it('check: asks about what Arbiter does not recognise, naming it and its effects; allows what it does', async () => {
+    const unknown = await arbiter.check({ name: 'execute_command', args: { command: 'frobctl --purge' } });
+    expect(unknown).toMatchObject({
+      decision: 'ask',
+      code: 'UNRECOGNISED',
+      evaluationId: undefined,
+      recognised: false,
+      effects: [{ kind: 'execute', target: 'frobctl' }],
+      unrecognised: ['unknown program "frobctl"'],
+    });
+    expect(unknown.reason).toBe(
+      'Arbiter does not know what this does: unknown program "frobctl"; it may execute frobctl',
+    );
+    const safe = await arbiter.check({ name: 'execute_command', args: { command: 'ls -la' } });
+    expect(safe).toMatchObject({
+      decision: 'allow',
+      code: undefined,
+      recognised: true,
+      effects: [{ kind: 'read', target: 'ls' }],
+      unrecognised: undefined,
+    });
+    // Unsafe wins over not recognised; a judgment carries no verdict's understanding.
+    expect(
+      await arbiter.check({ name: 'execute_command', args: { command: 'frobctl x; rm -rf /' } }),
+    ).toMatchObject({ decision: 'deny', code: 'DEST_MUTATION', recognised: false });
+    const monitored = await createArbiter({ baseUrl: url, apiKey: t.ownerKey, mode: 'monitor' }).check({
+      name: 'execute_command',
+      args: { command: 'frobctl --purge' },
+    });
+    expect(monitored).toMatchObject({
+      decision: 'allow',
+      reason: 'monitor mode: would ask',
+      recognised: false,
+      enforced: { decision: 'ask', code: 'UNRECOGNISED' },
+    });
+  });
+
   it('check: enforce refuses, monitor only records, and the fail mode decides when unreachable', async () => {
     const recorded: GuardDecision[] = [];
     const monitor = createArbiter({
