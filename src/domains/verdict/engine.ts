@@ -7,7 +7,7 @@ import { DEFAULT_PATH_CONTEXT, type PathContext } from './analyzers/paths.ts';
 import { type BuiltInAction, builtInValidator, schemaFindings } from './catalog.ts';
 import { type CatalogueContext, DEFAULT_CATALOGUE_CONTEXT } from './catalogue/index.ts';
 import { type Finding, topFinding, type VerdictCode } from './codes.ts';
-import { type Effect, effectOfFinding, mergeEffects } from './effects.ts';
+import { type Effect, effectOfFinding, mergeEffects, type Step } from './effects.ts';
 import { DEFAULT_EXECUTION_SETTINGS, type ExecutionSettings } from './execution.ts';
 
 export interface EvaluateInput {
@@ -55,15 +55,26 @@ function verdictOf(findings: Finding[], reading?: Reading): Verdict {
   const verdict: Verdict = {
     is_safe: finding === undefined,
     findings,
-    effects: mergeEffects([
-      ...steps.flatMap((s) => s.effects),
-      ...findings.flatMap((f) => effectOfFinding(f) ?? []),
-    ]),
+    effects: effectsOf(steps, findings),
     recognised: steps.every((s) => s.recognised),
     unrecognised,
   };
   if (finding !== undefined) verdict.finding = finding;
   return verdict;
+}
+
+/** The steps' effects, and those a refusal names that no step had. */
+function effectsOf(steps: readonly Step[], findings: readonly Finding[]): Effect[] {
+  const effects = steps.flatMap((s) => s.effects);
+  const kinds = new Set(effects.map((e) => e.kind));
+  for (const finding of findings) {
+    const effect = effectOfFinding(finding);
+    if (effect !== undefined && !kinds.has(effect.kind)) {
+      effects.push(effect);
+      kinds.add(effect.kind);
+    }
+  }
+  return mergeEffects(effects);
 }
 
 /** A custom action is checked against its schema; what it does is the account's to know. */

@@ -1,10 +1,21 @@
 import { lookupTable } from '../../../lib/lookup-table.ts';
 import type { Finding } from '../codes.ts';
 
-/** Where relative paths and `~` land when the agent's own location is unknown. */
+/**
+ * Where the agent works: what `~` and relative paths resolve against, and which trees are its
+ * own. Without a request context the agent is an ordinary user (`DEFAULT_PATH_CONTEXT`), so the
+ * superuser's home (`/root`) is someone else's and refused; a context or a shell `cwd` that puts
+ * the agent in `/root` makes it the agent's own home (see `classifyPath`).
+ */
 export interface PathContext {
   home: string;
+  /** Where relative paths resolve: the first workspace, or the shell's `cwd`. */
   workspace: string;
+  /**
+   * The workspaces the caller declared (`context.workspace`), or the `cwd` that stands for one.
+   * Absent: `workspace` alone.
+   */
+  roots?: readonly string[];
 }
 
 export const DEFAULT_PATH_CONTEXT: PathContext = {
@@ -171,7 +182,6 @@ const SECRET_FILE_PATTERNS: readonly RegExp[] = [
   /^\/etc\/(passwd|shadow|gshadow|group|sudoers|master\.passwd|security\/opasswd)(\/|$|-)/,
   /^\/etc\/sudoers\.d(\/|$)/,
   /^\/etc\/ssh(\/|$)/,
-  /^\/root(\/|$)/,
   /^\/proc\/[^/]+\/(environ|mem|cmdline|maps)$/,
   /(^|\/)\.ssh(\/|$)/,
   /(^|\/)\.aws(\/|$)/,
@@ -183,8 +193,7 @@ const SECRET_FILE_PATTERNS: readonly RegExp[] = [
   /(^|\/)\.(netrc|git-credentials|pgpass)$/,
   /^\/var\/run\/secrets(\/|$)/,
   /^\/run\/secrets(\/|$)/,
-  // macOS: the root account's home and the keychains.
-  /^\/private\/var\/root(\/|$)/,
+  // macOS: the local directory service (password hashes) and the keychains.
   /^\/(?:private\/)?var\/db\/dslocal(\/|$)/,
   /(^|\/)library\/keychains(\/|$)/i,
   // Windows (matched without case): the registry hives, DPAPI keys and the credential vaults.
@@ -199,14 +208,29 @@ const SECRET_FILE_PATTERNS: readonly RegExp[] = [
   /^\/\/[^/]+\/(?:[a-z]\$|admin\$|ipc\$|print\$)(\/|$)/i,
 ];
 
-/** System trees an agent has no business reading or writing through the fs actions. */
-const SYSTEM_TREE = /^\/(etc|root|proc|sys|boot|dev)(\/|$)/;
+/**
+ * Credential stores of the CLIs that publish and deploy, where they sit in a home
+ * (`~/.pypirc`, `~/.config/gh/hosts.yml`): in a project the same names are ordinary files.
+ */
+const HOME_CREDENTIAL_FILES =
+  /^(?:\.pypirc|\.cargo\/credentials(?:\.toml)?|\.gem\/credentials|\.config\/gh\/hosts\.yml|\.config\/hub|\.config\/glab-cli\/config\.yml|\.terraform\.d\/credentials\.tfrc\.json|\.config\/containers\/auth\.json|\.vault-token|\.local\/share\/keyrings(?:\/.*)?|\.password-store(?:\/.*)?|\.config\/rclone\/rclone\.conf|\.s3cfg|\.boto|\.databrickscfg|\.oci\/config|\.config\/doctl\/config\.yaml|\.composer\/auth\.json|\.config\/composer\/auth\.json)$/;
+/** Homes as they appear on Linux, macOS and Windows (lower-cased), and the superuser's. */
+const HOME_PREFIX = /^(?:\/home\/[^/]+|\/users\/[^/]+|\/Users\/[^/]+|\/root|\/(?:private\/)?var\/root)\//;
+
+/**
+ * System trees an agent has no business reading or writing through the fs actions, whatever its
+ * workspace: a workspace never makes them the agent's own.
+ */
+const SYSTEM_TREE = /^\/(etc|proc|sys|boot|dev)(\/|$)/;
 const OTHER_SYSTEM_TREES: readonly RegExp[] = [
   // macOS keeps /etc under /private.
   /^\/private\/etc(\/|$)/,
   // The Docker socket: whoever can write to it is root on the host.
   /^\/(?:var\/)?run\/docker\.sock$/,
   /^\/(?:var\/)?run\/(?:containerd\/containerd|podman\/podman|crio\/crio)\.sock$/,
+  // Jobs that start by themselves: the cron spool and macOS's system-wide launchd jobs.
+  /^\/var\/spool\/cron(\/|$)/,
+  /^\/(?:System\/)?Library\/(?:LaunchDaemons|LaunchAgents|StartupItems)(\/|$)/,
   // %SystemRoot% and raw devices (`\\.\PhysicalDrive0`, `\\.\C:`).
   /^\/windows(\/|$)/i,
   /^\/(?:physicaldrive\d+|harddisk\d+|device|[a-z]:)(\/|$)/i,
@@ -265,13 +289,63 @@ const DATA_STORE_DIRECTORY =
 const SECOND_LEVEL_SYSTEM =
   /^\/(?:usr\/[^/]+|var\/lib|windows\/(?:system32|syswow64|winsxs)|system\/library)$/i;
 
-export type PathClass = 'secret' | 'system' | null;
+/**
+ * Homes of the superuser (`/root`; `/var/root` on macOS, also as `/private/var/root`): another
+ * account's, unless the context puts the agent there. The two macOS spellings are one directory.
+ */
+const SUPERUSER_HOMES: readonly (readonly string[])[] = [['/root'], ['/var/root', '/private/var/root']];
 
-/** `secret`: credential material; `system`: other protected trees; null: ordinary. */
-export function classifyPath(normalized: string): PathClass {
+/**
+ * `secret`: credential and identity stores, wherever they are; `system`: system trees, whatever
+ * the workspace; `home`: the superuser's home when the agent does not work there; null: the
+ * agent's own or ordinary files.
+ */
+export type PathClass = 'secret' | 'system' | 'home' | null;
+
+/** What a message calls a protected path, with its article: never "credential file" for a CSV in /root. */
+export function describePathClass(cls: Exclude<PathClass, null>): string {
+  if (cls === 'secret') return 'a credential or identity file';
+  if (cls === 'system') return 'a protected system path';
+  return "the superuser's home, which is not the agent's (a context whose home or workspace is there makes it so)";
+}
+
+function within(path: string, tree: string): boolean {
+  return path === tree || path.startsWith(`${tree}/`);
+}
+
+/**
+ * The superuser's home is the agent's own when the context says so: it is the agent's home, or a
+ * workspace (or the shell `cwd` standing for one) lies in it. A workspace above it (`/`) is not.
+ */
+function ownsHome(spellings: readonly string[], ctx: PathContext): boolean {
+  const roots = ctx.roots ?? [ctx.workspace];
+  return spellings.some((home) => within(ctx.home, home) || roots.some((root) => within(root, home)));
+}
+
+function superuserHome(normalized: string, ctx: PathContext): boolean {
+  for (const spellings of SUPERUSER_HOMES) {
+    if (spellings.some((home) => within(normalized, home))) return !ownsHome(spellings, ctx);
+  }
+  return false;
+}
+
+function homeCredential(normalized: string, ctx: PathContext): boolean {
+  const home =
+    HOME_PREFIX.exec(normalized)?.[0] ?? (within(normalized, ctx.home) ? `${ctx.home}/` : undefined);
+  return home !== undefined && HOME_CREDENTIAL_FILES.test(normalized.slice(home.length));
+}
+
+/**
+ * How a normalised path is protected for an agent working in `ctx`. Credential stores and system
+ * trees are protected wherever the agent works; the superuser's home only when it is not the
+ * agent's own (see `PathContext`).
+ */
+export function classifyPath(normalized: string, ctx: PathContext = DEFAULT_PATH_CONTEXT): PathClass {
   for (const pattern of SECRET_FILE_PATTERNS) if (pattern.test(normalized)) return 'secret';
+  if (homeCredential(normalized, ctx)) return 'secret';
   if (SYSTEM_TREE.test(normalized) && !HARMLESS_DEVICES.test(normalized)) return 'system';
   for (const pattern of OTHER_SYSTEM_TREES) if (pattern.test(normalized)) return 'system';
+  if (superuserHome(normalized, ctx)) return 'home';
   return null;
 }
 
@@ -290,8 +364,9 @@ export function isCatastrophicDeleteTarget(
   if (normalized === '/' || normalized === ctx.home) return true;
   // `/mnt/c`: a whole Windows drive as WSL mounts it.
   if (/^\/mnt\/[a-z]$/i.test(normalized)) return true;
-  // The working tree and every directory above it.
-  if (normalized === ctx.workspace || ctx.workspace.startsWith(`${normalized}/`)) return true;
+  // Each working tree and every directory above it.
+  if (within(ctx.workspace, normalized)) return true;
+  if (ctx.roots?.some((root) => within(root, normalized))) return true;
   if (normalized.startsWith('//')) {
     // `//host` or `//host/share`: a whole remote share.
     return (
@@ -327,18 +402,18 @@ export function analyzeFsPath(
 ): Finding[] {
   const normalized = normalizePath(rawPath, ctx);
   const findings: Finding[] = [];
-  const cls = classifyPath(normalized);
+  const cls = classifyPath(normalized, ctx);
   if (cls !== null) {
     findings.push({
       code: 'FILESYSTEM_DENIED',
-      message: `${access} of a ${cls === 'secret' ? 'credential file' : 'protected system path'} is not allowed`,
+      message: `${access} of ${describePathClass(cls)} is not allowed`,
       location: `path ${describe(normalized)}`,
     });
   }
   if (access === 'delete' && recursive && isCatastrophicDeleteTarget(normalized, ctx)) {
     findings.push({
       code: 'DEST_MUTATION',
-      message: 'recursive delete of the root, a home or a top-level system directory',
+      message: 'recursive delete of the root, a home, a top-level system directory or the workspace',
       location: `path ${describe(normalized)}`,
     });
   } else if (access === 'delete' && recursive && /(?:^|\/)\.git\/?$/.test(normalized)) {
@@ -354,12 +429,83 @@ export function analyzeFsPath(
 
 /**
  * Files whose content runs later without anyone running them: shell start-up files, git hooks,
- * systemd units and desktop autostart entries. What a write puts there is judged as the command
- * it will be: the scripts whole, the units and entries by their `ExecStart=`/`Exec=` lines.
+ * git configuration (the keys that name a program), systemd units, desktop autostart entries and
+ * launchd jobs. What a write puts there is judged as the command it will be: the scripts whole,
+ * the units and entries by their `ExecStart=`/`Exec=` lines, git configuration by its program
+ * values, launchd jobs by `Program`/`ProgramArguments`.
  */
 const STARTUP_SCRIPT =
   /(?:^|\/)(?:\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|\.zlogin|\.kshrc|\.config\/fish\/config\.fish|\.git\/hooks\/[\w.-]+)$/;
 const UNIT_OR_AUTOSTART = /(?:\.service|\.timer|\.desktop)$|\/systemd\/[\w./-]*\.conf$/;
+const GIT_CONFIG = /(?:^|\/)(?:\.git\/config|\.gitconfig|\.config\/git\/config)$/;
+const LAUNCHD_JOB = /\/Library\/(?:LaunchAgents|LaunchDaemons)\/[^/]+\.plist$/;
+/** At most this many commands are taken from one file. */
+const MAX_PLANTED_COMMANDS = 64;
+
+/**
+ * Git configuration keys whose value is a command git runs by itself (`core.fsmonitor` on every
+ * `git status`, a filter on every checkout), as `section.key` with any subsection left out.
+ */
+const GIT_PROGRAM_KEYS = new Set([
+  'core.fsmonitor',
+  'core.sshcommand',
+  'core.editor',
+  'core.pager',
+  'core.askpass',
+  'core.gitproxy',
+  'sequence.editor',
+  'filter.clean',
+  'filter.smudge',
+  'filter.process',
+  'diff.textconv',
+  'diff.command',
+  'diff.external',
+  'merge.driver',
+  'gpg.program',
+  'uploadpack.packobjectshook',
+]);
+
+function gitConfigCommands(content: string): string[] {
+  const commands: string[] = [];
+  let section = '';
+  for (const line of content.split('\n')) {
+    if (commands.length >= MAX_PLANTED_COMMANDS) break;
+    const header = /^\s*\[\s*([A-Za-z0-9.-]+)/.exec(line);
+    if (header) {
+      section = header[1]!.split('.')[0]!.toLowerCase();
+      continue;
+    }
+    const entry = /^\s*([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*?)\s*$/.exec(line);
+    if (!entry) continue;
+    const key = `${section}.${entry[1]!.toLowerCase()}`;
+    let value = entry[2]!.replace(/^"(.*)"$/, '$1').replace(/\\"/g, '"');
+    // `alias.x = !cmd` and `credential.helper = !cmd` run a shell command; without `!` they name git's own.
+    if (section === 'alias' || key === 'credential.helper') {
+      if (!value.startsWith('!')) continue;
+      value = value.slice(1);
+    } else if (!GIT_PROGRAM_KEYS.has(key) || /^(?:true|false)$/i.test(value)) continue;
+    if (value.trim() !== '') commands.push(value.trim());
+  }
+  return commands;
+}
+
+const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+function xmlText(text: string): string {
+  return text.replace(/&(amp|lt|gt|quot|apos);/g, (_, name: string) => XML_ENTITIES[name]!);
+}
+
+/** A launchd job's program and its arguments, each quoted so the shell reads them as one word. */
+function launchdCommands(content: string): string[] {
+  const quote = (word: string) => `'${xmlText(word).replaceAll("'", "'\\''")}'`;
+  const args = /<key>\s*ProgramArguments\s*<\/key>\s*<array>([\s\S]*?)<\/array>/.exec(content);
+  if (args) {
+    const words = [...args[1]!.matchAll(/<string>([\s\S]*?)<\/string>/g)].map((m) => quote(m[1]!));
+    if (words.length > 0) return [words.slice(0, 256).join(' ')];
+  }
+  const program = /<key>\s*Program\s*<\/key>\s*<string>([\s\S]*?)<\/string>/.exec(content);
+  return program ? [quote(program[1]!)] : [];
+}
 
 export function autoRunCommands(
   rawPath: string,
@@ -368,12 +514,14 @@ export function autoRunCommands(
 ): string[] {
   const normalized = normalizePath(rawPath, ctx);
   if (STARTUP_SCRIPT.test(normalized)) return [content];
+  if (GIT_CONFIG.test(normalized)) return gitConfigCommands(content);
+  if (LAUNCHD_JOB.test(normalized)) return launchdCommands(content);
   if (!UNIT_OR_AUTOSTART.test(normalized)) return [];
   const commands: string[] = [];
   for (const m of content.matchAll(
     /^\s*(?:Exec(?:Start|StartPre|StartPost|Stop|StopPost|Reload|Condition)?)\s*=\s*[-@:+!]*(.+)$/gm,
   )) {
-    if (commands.length >= 64) break;
+    if (commands.length >= MAX_PLANTED_COMMANDS) break;
     commands.push(m[1]!.trim());
   }
   return commands;

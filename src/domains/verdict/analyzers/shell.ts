@@ -11,6 +11,7 @@ import { type WebRequest, windowsGrammar } from '../catalogue/windows-command.ts
 import type { Finding } from '../codes.ts';
 import type { Step } from '../effects.ts';
 import { DEFAULT_EXECUTION_SETTINGS, type ExecutionSettings } from '../execution.ts';
+import { judgeGuards } from '../registry/guards.ts';
 import { sensitiveFileKind } from './egress/content.ts';
 import {
   analyzeHost,
@@ -1887,7 +1888,14 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
     if (finding.location === 'opaque code' && walk.ctx.execution.allow_opaque) continue;
     walk.findings.push(finding);
   }
-  walk.steps.push(stepOf(name, texts, program.text.includes('/') ? program.text : undefined, catalogue));
+  // The catalogue's own rules, where one judged the command, speak for it; guards cover the rest.
+  const guarded = catalogue.length > 0 ? undefined : judgeGuards(name, texts);
+  if (guarded) walk.findings.push(...guarded.findings);
+  walk.steps.push(
+    guarded
+      ? { effects: guarded.effects, recognised: true }
+      : stepOf(name, texts, program.text.includes('/') ? program.text : undefined, catalogue),
+  );
   // A disk tool's device operand is judged as destruction below, not as a path read.
   const deviceTool = /^(?:mkfs.*|mke2fs|mkswap|mkdosfs|dd|shred|wipefs|blkdiscard)$/.test(name);
   const pathArgs = deviceTool ? args.filter((a) => !isBlockDevice(a.text.replace(/^of=/, ''))) : args;
