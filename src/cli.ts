@@ -177,11 +177,20 @@ program
   .command('hook')
   .description('Hooks for coding agents')
   .command('claude-code')
-  .description('Claude Code PreToolUse hook: reads the event on stdin, prints allow, deny or ask')
-  .option('--fail-open', 'allow when Arbiter cannot be reached (default: deny)')
-  .option('--monitor', 'never deny; only record what would have been decided')
+  .description(
+    "Claude Code PreToolUse hook: reads the event on stdin, prints deny or ask, or nothing so that Claude Code's own permission rules apply",
+  )
+  .option(
+    '--fail-open',
+    "leave the call to Claude Code's own rules when Arbiter cannot be reached (default: deny)",
+  )
+  .option('--monitor', 'never deny or ask; only tell the user what would have been decided')
+  .option(
+    '--allow-safe',
+    "answer allow for calls Arbiter judges safe and recognises, skipping Claude Code's own prompts",
+  )
   .option('--actor <name>', 'actor of the calls sent to the judgment engine', 'claude-code')
-  .action(async (opts: { failOpen?: boolean; monitor?: boolean; actor: string }) => {
+  .action(async (opts: { failOpen?: boolean; monitor?: boolean; allowSafe?: boolean; actor: string }) => {
     const { runClaudeCodeHook } = await import('./integrations/claude-code-hook.ts');
     await runClaudeCodeHook(opts);
   });

@@ -7,13 +7,25 @@ import {
   resolveRelativePaths,
 } from '@arbiter/sdk';
 
-/** What a Claude Code `PreToolUse` hook prints on stdout. */
+/**
+ * What a Claude Code `PreToolUse` hook prints on stdout: a permission decision, or only a message
+ * for the user (`systemMessage`), in which case Claude Code's own permission rules decide.
+ */
 export interface PreToolUseOutput {
-  hookSpecificOutput: {
+  hookSpecificOutput?: {
     hookEventName: 'PreToolUse';
     permissionDecision: 'allow' | 'deny' | 'ask';
     permissionDecisionReason: string;
   };
+  systemMessage?: string;
+}
+
+export interface PreToolUseOptions {
+  /**
+   * Answer `allow` for a call Arbiter judges safe and recognises, which skips Claude Code's own
+   * permission prompts. By default such a call gets no decision, and those prompts apply.
+   */
+  allowSafe?: boolean;
 }
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
@@ -60,11 +72,18 @@ function output(decision: GuardDecision['decision'], reason: string): PreToolUse
 }
 
 /**
- * Decides one `PreToolUse` event: deny an unsafe verdict or a BLOCKED judgment, ask a human on
- * ESCALATE, allow the rest. Unreadable input is denied: a hook that cannot tell must not allow.
- * Relative paths are judged from the event's `cwd` (this process's when it has none).
+ * Decides one `PreToolUse` event: deny an unsafe verdict or a BLOCKED judgment; ask the person on
+ * ESCALATE and on a call Arbiter does not recognise; no decision (undefined) on the rest, so that
+ * Claude Code's own permission rules apply, or `allow` with `allowSafe`. Arbiter loosens nothing
+ * by itself: monitor mode and a fail-open outage only tell the user (`systemMessage`). Unreadable
+ * input is denied: a hook that cannot tell must not let it through. Relative paths are judged from
+ * the event's `cwd` (this process's when it has none).
  */
-export async function decidePreToolUse(arbiter: Arbiter, stdin: string): Promise<PreToolUseOutput> {
+export async function decidePreToolUse(
+  arbiter: Arbiter,
+  stdin: string,
+  options: PreToolUseOptions = {},
+): Promise<PreToolUseOutput | undefined> {
   let event: { tool_name?: unknown; tool_input?: unknown; cwd?: unknown };
   try {
     event = JSON.parse(stdin) as typeof event;
@@ -91,8 +110,25 @@ export async function decidePreToolUse(arbiter: Arbiter, stdin: string): Promise
     return output('deny', `Arbiter: ${what}`);
   }
   const what = mapped.kind === 'verdict' ? mapped.action : `${mapped.action_type} (judgment)`;
-  const reason = decision.code ? `${decision.code}: ${decision.reason}` : decision.reason;
-  return output(decision.decision, `Arbiter on ${what}: ${reason}`);
+  if (decision.decision !== 'allow')
+    return output(decision.decision, `Arbiter on ${what}: ${said(decision)}`);
+  // Monitor mode: what enforcement would have decided is only told.
+  const enforced = decision.enforced;
+  if (enforced !== undefined && enforced.decision !== 'allow') {
+    return {
+      systemMessage: `Arbiter (monitor mode) would ${enforced.decision} ${event.tool_name}: ${said(enforced)}`,
+    };
+  }
+  if (decision.code === 'UNREACHABLE') {
+    return {
+      systemMessage: `Arbiter on ${what}: ${said(decision)}: Claude Code's own permission rules decide`,
+    };
+  }
+  return options.allowSafe ? output('allow', `Arbiter on ${what}: ${said(decision)}`) : undefined;
+}
+
+function said(decision: Pick<GuardDecision, 'code' | 'reason'>): string {
+  return decision.code ? `${decision.code}: ${decision.reason}` : decision.reason;
 }
 
 async function readStdin(): Promise<string> {
@@ -101,10 +137,11 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** `arbiter hook claude-code`: reads the event on stdin, prints the decision, exits 0. */
+/** `arbiter hook claude-code`: reads the event on stdin, prints the decision (or nothing), exits 0. */
 export async function runClaudeCodeHook(options: {
   failOpen?: boolean;
   monitor?: boolean;
+  allowSafe?: boolean;
   actor: string;
 }): Promise<void> {
   const { arbiterFromEnv } = await import('./client-from-env.ts');
@@ -115,5 +152,8 @@ export async function runClaudeCodeHook(options: {
     timeoutMs: 5000,
     retries: 1,
   });
-  process.stdout.write(`${JSON.stringify(await decidePreToolUse(arbiter, await readStdin()))}\n`);
+  const answer = await decidePreToolUse(arbiter, await readStdin(), {
+    allowSafe: options.allowSafe === true,
+  });
+  if (answer !== undefined) process.stdout.write(`${JSON.stringify(answer)}\n`);
 }
