@@ -80,30 +80,58 @@ export const placeholder = (type: PiiType): string => `<${type}>`;
 
 /** Accepted spans, kept sorted and disjoint so that an earlier (stronger) detector wins. */
 class SpanSet {
-  readonly spans: PiiSpan[] = [];
+  /** The spans of the detectors before the current one. */
+  private settled: PiiSpan[] = [];
+  /**
+   * The current detector's: kept apart so that adding one stays cheap (a detector adds in order
+   * of position, after all of the earlier ones' spans), and merged in when it is done.
+   */
+  private recent: PiiSpan[] = [];
 
   overlaps(start: number, end: number): boolean {
-    const i = this.firstEndingAfter(start);
-    const s = this.spans[i];
-    return s !== undefined && s.start < end;
+    return overlapsIn(this.settled, start, end) || overlapsIn(this.recent, start, end);
   }
 
   add(span: PiiSpan): boolean {
     if (span.end <= span.start || this.overlaps(span.start, span.end)) return false;
-    this.spans.splice(this.firstEndingAfter(span.start), 0, span);
+    const recent = this.recent;
+    if (recent.length === 0 || recent[recent.length - 1]!.end <= span.start) recent.push(span);
+    else recent.splice(firstEndingAfter(recent, span.start), 0, span);
     return true;
   }
 
-  private firstEndingAfter(pos: number): number {
-    let lo = 0;
-    let hi = this.spans.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.spans[mid]!.end <= pos) lo = mid + 1;
-      else hi = mid;
+  /** Every span so far, sorted; the current detector's are merged in. */
+  settle(): PiiSpan[] {
+    if (this.recent.length === 0) return this.settled;
+    const [a, b] = [this.settled, this.recent];
+    const merged: PiiSpan[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < a.length || j < b.length) {
+      if (j >= b.length || (i < a.length && a[i]!.start < b[j]!.start)) merged.push(a[i++]!);
+      else merged.push(b[j++]!);
     }
-    return lo;
+    this.settled = merged;
+    this.recent = [];
+    return merged;
   }
+}
+
+/** Whether a span of `spans` (sorted, disjoint) overlaps `[start, end)`. */
+function overlapsIn(spans: readonly PiiSpan[], start: number, end: number): boolean {
+  const s = spans[firstEndingAfter(spans, start)];
+  return s !== undefined && s.start < end;
+}
+
+function firstEndingAfter(spans: readonly PiiSpan[], pos: number): number {
+  let lo = 0;
+  let hi = spans.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (spans[mid]!.end <= pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 const before = (text: string, start: number, n: number): string => text.slice(Math.max(0, start - n), start);
@@ -304,22 +332,34 @@ function findHighEntropyTokens(text: string, out: SpanSet): void {
 /** All detected spans in `text`, sorted by position, with offsets into `text`. */
 export function detectPii(text: string, options: ScrubOptions = {}): PiiSpan[] {
   const spans = new SpanSet();
+  const detectors: ((text: string, spans: SpanSet) => void)[] = [
+    findSecrets,
+    findEmails,
+    findIbans,
+    findCards,
+    findSsns,
+    findIps,
+    (t, out) => {
+      if (options.addresses !== false) for (const a of findAddresses(t)) out.add({ type: 'ADDRESS', ...a });
+    },
+    (t, out) => findPhones(t, out, options.region ?? DEFAULT_PHONE_REGION),
+    findHighEntropyTokens,
+    (t, out) => {
+      if (options.names !== false) for (const n of findNames(t)) out.add({ type: 'PERSON', ...n });
+    },
+  ];
   // Order is priority: a span claimed by an earlier detector is not reconsidered.
-  findSecrets(text, spans);
-  findEmails(text, spans);
-  findIbans(text, spans);
-  findCards(text, spans);
-  findSsns(text, spans);
-  findIps(text, spans);
-  if (options.addresses !== false) for (const a of findAddresses(text)) spans.add({ type: 'ADDRESS', ...a });
-  findPhones(text, spans, options.region ?? DEFAULT_PHONE_REGION);
-  findHighEntropyTokens(text, spans);
-  if (options.names !== false) for (const n of findNames(text)) spans.add({ type: 'PERSON', ...n });
-  return spans.spans;
+  for (const detect of detectors) {
+    detect(text, spans);
+    spans.settle();
+  }
+  return spans.settle();
 }
 
 export function emptyCounts(): Record<PiiType, number> {
-  return Object.fromEntries(PII_TYPES.map((t) => [t, 0])) as Record<PiiType, number>;
+  const counts = {} as Record<PiiType, number>;
+  for (const t of PII_TYPES) counts[t] = 0;
+  return counts;
 }
 
 /** Each word of a name (initials dropped) with its `<PERSON…>` pseudonym, a possessive kept after it. */
