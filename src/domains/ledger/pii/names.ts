@@ -354,7 +354,7 @@ function withoutPossessive(word: string): string {
   return q === 39 || q === 0x2019 ? word.slice(0, -2) : word;
 }
 
-/** Loads the lexicons now (about a second) rather than on the first scrub. */
+/** Loads the lexicons now (a few tens of milliseconds: compact files) rather than on the first scrub. */
 export function warmUpNames(): void {
   nameLexicon();
   wordNet();
