@@ -111,11 +111,18 @@ export async function createContainer(
       knownPlans: () => plans.map((p) => p.id),
     });
 
+    // The server's secret box: webhook signing secrets and the ledger's name mapping are sealed with it.
+    const secrets = secretBoxFor(config.secrets, {
+      dataDir: config.dataDir,
+      sharedDatabase: db.dialect === 'postgres',
+      warn: (message) => logger.warn(message),
+    });
     const ledger = await createLedger({
       db,
       config,
       audit: auditRepo,
       logger,
+      secrets,
       ...(options.skipEmbedderCheck ? { skipEmbedderCheck: true } : {}),
     });
     closers.push(() => ledger.close());
@@ -209,11 +216,6 @@ export async function createContainer(
       publicUrl: config.publicUrl,
     });
 
-    const secrets = secretBoxFor(config.secrets, {
-      dataDir: config.dataDir,
-      sharedDatabase: db.dialect === 'postgres',
-      warn: (message) => logger.warn(message),
-    });
     const webhooksRepo = createWebhooksRepo(db.kysely, db.dialect);
     const webhooks = createWebhooksService({
       db: db.kysely,
@@ -265,6 +267,7 @@ export async function createContainer(
       dialect: db.dialect,
       audit: auditRepo,
       cancelSubscription: (accountId) => billing.cancelBeforeDeletion(accountId),
+      namesIn: ledger.service.namesIn,
       async afterDeletion(accountId) {
         keyCache.forgetAccount(accountId);
         meter.forgetAccount(accountId);

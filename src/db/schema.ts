@@ -259,6 +259,14 @@ export interface LedgerEntriesTable {
 }
 
 /** An account's scrubbing settings (`PUT /v2/vault/settings/pii`); no row: the defaults. */
+/** A pseudonym of the account's claims and the word it stands for, sealed (ledger `pii/name-vault.ts`). */
+export interface LedgerNamesTable {
+  account_id: string;
+  pseudonym: string;
+  sealed: string;
+  created_at: string;
+}
+
 export interface LedgerSettingsTable {
   account_id: string;
   /** ISO 3166-1 alpha-2 region whose national phone formats are read without a country code. */
@@ -363,6 +371,7 @@ export interface Database {
   ledger_entries: LedgerEntriesTable;
   ledger_heads: LedgerHeadsTable;
   ledger_settings: LedgerSettingsTable;
+  ledger_names: LedgerNamesTable;
   idempotency_keys: IdempotencyKeysTable;
   console_sessions: ConsoleSessionsTable;
 }

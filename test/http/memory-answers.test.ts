@@ -120,7 +120,10 @@ describe.each(DIALECTS)('questions answered from memory on %s', (dialect) => {
     expect(race.claim).not.toContain('Melanie');
     // The question alone is too little context for the name detector: "Melanie" would stay a
     // word and never meet its pseudonym.
-    expect((await search("When did Melanie's team run a charity race?"))[0]).toBe(race.claim);
+    // Found through the pseudonym, and shown to the account that wrote it as written.
+    expect((await search("When did Melanie's team run a charity race?"))[0]).toBe(
+      'Melanie: I ran a charity race for mental health last Saturday.',
+    );
     // A word that is no one's name in this account is left as it is.
     const other = (await t.newAccount()).key;
     const res = await t.app.inject({

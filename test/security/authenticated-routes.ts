@@ -128,6 +128,12 @@ export const AUTHENTICATED_ROUTES: AuthenticatedRoute[] = [
     url: () => '/v2/vault/settings/pii',
     body: { phone_region: 'GB' },
   },
+  {
+    method: 'POST',
+    route: '/v2/vault/subjects/forget',
+    url: () => '/v2/vault/subjects/forget',
+    body: { name: 'Lisa Wirtz' },
+  },
   { method: 'GET', route: '/v1/settings/loop', url: () => '/v1/settings/loop' },
   {
     method: 'PUT',

@@ -33,6 +33,7 @@ const EXPECTED_ROLE: Record<string, KeyRole> = {
   'DELETE /v2/vault/claims/:id': 'operator',
   'GET /v2/vault/settings/pii': 'operator',
   'PUT /v2/vault/settings/pii': 'operator',
+  'POST /v2/vault/subjects/forget': 'operator',
   'GET /v1/actions': 'operator',
   'GET /v1/actions/:action': 'operator',
   'PUT /v1/actions/:action': 'operator',

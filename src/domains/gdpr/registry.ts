@@ -25,6 +25,8 @@ export type TableRule =
       json?: readonly string[];
       /** Rewrites a row for export (e.g. masks a key). */
       view?: (row: Record<string, unknown>) => Record<string, unknown>;
+      /** Columns of scrubbed text whose name pseudonyms the export shows as the names written. */
+      names?: readonly string[];
       orderBy?: string;
     }
   | {
@@ -75,6 +77,7 @@ export const TABLES: readonly TableRule[] = [
     kind: 'account',
     column: 'account_id',
     section: 'ledger.claim_versions',
+    names: ['claim', 'source'],
     orderBy: 'ledger_seq',
   },
   {
@@ -86,7 +89,14 @@ export const TABLES: readonly TableRule[] = [
     orderBy: 'seq',
   },
   { table: 'ledger_heads', kind: 'account', column: 'account_id', section: 'ledger.head' },
-  { table: 'claims', kind: 'account', column: 'account_id', section: 'ledger.claims', orderBy: 'rowkey' },
+  {
+    table: 'claims',
+    kind: 'account',
+    column: 'account_id',
+    section: 'ledger.claims',
+    names: ['claim', 'source'],
+    orderBy: 'rowkey',
+  },
   ...derivedOf('claims', 'the full-text index, emptied by a trigger on claims', [
     'claims_fts',
     'claims_fts_data',
@@ -207,6 +217,16 @@ export const TABLES: readonly TableRule[] = [
     kind: 'account',
     column: 'account_id',
     section: 'settings.pii',
+  },
+  {
+    // The names themselves are in the claims of the export (`names` above); the sealed words are
+    // of no use outside the server.
+    table: 'ledger_names',
+    kind: 'account',
+    column: 'account_id',
+    section: 'ledger.names',
+    omit: ['sealed'],
+    orderBy: 'pseudonym',
   },
   {
     table: 'verdict_settings',

@@ -53,16 +53,41 @@ export function createGdprService(deps: {
   /** Stops the account's paid subscription at the billing provider; throws when it cannot. */
   cancelSubscription: (accountId: string) => Promise<void>;
   tables?: readonly TableRule[];
+  /** The account's names for the pseudonyms in `texts` (the ledger's sealed mapping), for export. */
+  namesIn?: (accountId: string, texts: readonly string[]) => Promise<ReadonlyMap<string, string>>;
   now?: () => Date;
 }) {
   const tables = deps.tables ?? TABLES;
   const now = deps.now ?? (() => new Date());
+
+  /** Rows with the pseudonyms in `columns` shown as the names the account wrote. */
+  async function withNames(
+    rows: Record<string, unknown>[],
+    columns: readonly string[],
+    accountId: string,
+  ): Promise<Record<string, unknown>[]> {
+    const texts = rows.flatMap((r) =>
+      columns.map((c) => r[c]).filter((v): v is string => typeof v === 'string'),
+    );
+    const words = await deps.namesIn!(accountId, texts);
+    if (words.size === 0) return rows;
+    return rows.map((r) => {
+      const out = { ...r };
+      for (const c of columns) {
+        const v = out[c];
+        if (typeof v === 'string') out[c] = v.replace(/<PERSON[0-9a-f]{8}>/g, (p) => words.get(p) ?? p);
+      }
+      return out;
+    });
+  }
 
   return {
     /** Everything stored about the account (Article 20), secrets left out by the registry. */
     async export(principal: { accountId: string; keyId: string }) {
       const out: Record<string, unknown> = {};
       for (const section of ALWAYS) out[section] = [];
+      // Read after the transaction: on SQLite another read would wait for its connection.
+      const named: Array<{ rule: string; rows: Record<string, unknown>[]; columns: readonly string[] }> = [];
       await deps.db.transaction().execute(async (trx) => {
         const t = trx as unknown as AnyDb;
         for (const rule of tables) {
@@ -70,9 +95,15 @@ export function createGdprService(deps: {
           let q = t.selectFrom(rule.table).selectAll().where(rule.column, '=', principal.accountId);
           if (rule.orderBy) q = q.orderBy(rule.orderBy);
           const rows = (await q.execute()).map((row) => exportRow(rule, row));
+          if (rule.kind === 'account' && rule.names)
+            named.push({ rule: rule.section, rows, columns: rule.names });
           setPath(out, rule.section, SINGLE.has(rule.section) ? (rows[0] ?? null) : rows);
         }
       });
+      if (deps.namesIn) {
+        for (const { rule, rows, columns } of named)
+          setPath(out, rule, await withNames(rows, columns, principal.accountId));
+      }
       await deps.audit.append([
         {
           accountId: principal.accountId,

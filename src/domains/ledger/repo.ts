@@ -229,6 +229,24 @@ export function createLedgerRepo(db: Kysely<Database>) {
       return rows.map(toClaim);
     },
 
+    /** How many of the account's claims (any status) hold any of `needles` in their text or source. */
+    async countMentioning(
+      trx: Transaction<Database>,
+      accountId: string,
+      needles: readonly string[],
+    ): Promise<number> {
+      if (needles.length === 0) return 0;
+      const row = await trx
+        .selectFrom('claims')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('account_id', '=', accountId)
+        .where((eb) =>
+          eb.or(needles.flatMap((n) => [eb('claim', 'like', `%${n}%`), eb('source', 'like', `%${n}%`)])),
+        )
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
     /** The account's most recently written active claims, newest first (a long text's check). */
     async recentActive(accountId: string, limit: number): Promise<ClaimRow[]> {
       const rows = await db

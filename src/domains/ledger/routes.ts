@@ -4,7 +4,6 @@ import { type Static, Type } from 'typebox';
 import { principalOf } from '../../http/auth.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
 import { expectedStateHash } from '../../http/preconditions.ts';
-import { factView } from './conflicts/fact.ts';
 import { once } from './idempotency.ts';
 import { PiiSettingsBody, PiiSettingsResponse, type PiiSettingsStore } from './pii/settings.ts';
 import type { LedgerRepo } from './repo.ts';
@@ -14,6 +13,8 @@ import {
   ClaimListResponse,
   ClaimParams,
   DeleteResponse,
+  ForgetSubjectBody,
+  ForgetSubjectResponse,
   LedgerSearchResponse,
   ProposeBody,
   ProposeResponse,
@@ -82,6 +83,24 @@ export function ledgerRoutes(
         },
       );
     }
+
+    app.post(
+      '/v2/vault/subjects/forget',
+      {
+        config: { role: 'operator' },
+        schema: {
+          tags: ['Vault'],
+          summary:
+            "Forget a person: destroy the mapping from their name's pseudonyms to the name (claims and the chain stay)",
+          body: ForgetSubjectBody,
+          response: { 200: ForgetSubjectResponse, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { accountId, keyId } = principalOf(request);
+        return ledger.forget(accountId, keyId, request.body.name);
+      },
+    );
 
     const search = (request: FastifyRequest, body: Static<typeof SearchBody>) =>
       ledger.search(principalOf(request).accountId, body.query, body.top_k ?? DEFAULT_TOP_K);
@@ -250,12 +269,12 @@ export function ledgerRoutes(
         },
       },
       async (request) => {
-        const { claim, versions } = await ledger.get(principalOf(request).accountId, request.params.id);
+        const { claim, fact, versions } = await ledger.get(principalOf(request).accountId, request.params.id);
         return {
           id: claim.id,
           short_id: claim.short_id,
           claim: claim.claim,
-          fact: factView(claim.claim),
+          fact,
           source: claim.source,
           confidence: claim.confidence,
           version: claim.version,

@@ -225,3 +225,26 @@ export const VerifyResponse = Type.Object({
   first_bad_seq: Type.Optional(Type.Integer()),
   reason: Type.Optional(Type.String()),
 });
+
+export const ForgetSubjectBody = Type.Object(
+  {
+    name: Type.String({
+      minLength: 2,
+      maxLength: 200,
+      description: "The person's name as it was written in claims",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const ForgetSubjectResponse = Type.Object({
+  claims: Type.Integer({
+    minimum: 0,
+    description: 'Claims (any status) that mention the name; they stay, with its pseudonyms',
+  }),
+  words: Type.Integer({
+    minimum: 0,
+    description:
+      'Words of the name whose mapping was destroyed (0 when it was already forgotten or never stored)',
+  }),
+});

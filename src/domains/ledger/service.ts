@@ -23,7 +23,8 @@ import {
 import type { Embedder } from './embeddings/embedder.ts';
 import { QueryVectorCache } from './embeddings/query-cache.ts';
 import { nameCandidates, withKnownNames } from './pii/known-names.ts';
-import { type PiiType, type ScrubOptions, scrub } from './pii/scrubber.ts';
+import { type NameVault, revealNames } from './pii/name-vault.ts';
+import { type PiiType, pseudonymWords, type ScrubOptions, scrub } from './pii/scrubber.ts';
 import {
   type ClaimRow,
   chainEntries,
@@ -98,6 +99,17 @@ export function normalizeClaim(text: string): string {
     .replace(/[\s.!?;:,]+$/u, '');
 }
 
+/** A claim's reading with its names as written (the reading is made from the stored text). */
+function revealedFact(stored: string, words: ReadonlyMap<string, string>) {
+  const fact = factView(stored);
+  if (!fact || words.size === 0) return fact;
+  return {
+    ...fact,
+    subject: revealNames(fact.subject, words),
+    object: revealNames(fact.object, words),
+  };
+}
+
 /** Awaited before each item of a batch: gives the event loop a turn once `BATCH_SLICE_MS` is used up. */
 function eventLoopTurns(): () => Promise<void> {
   let since = performance.now();
@@ -134,6 +146,8 @@ export interface LedgerServiceDeps {
   audit: Pick<AuditRepo, 'appendIn'>;
   /** The account's scrubbing settings (phone region); the defaults when absent. */
   scrubOptions?: (accountId: string) => Promise<ScrubOptions>;
+  /** The account's pseudonyms and their words, sealed: names are read back as written by their owner. */
+  names?: NameVault;
   now?: () => Date;
 }
 
@@ -153,6 +167,11 @@ export function createLedgerService(deps: LedgerServiceDeps) {
     const embedder = await deps.embedder();
     const [vector] = await embedder.embed([text]);
     return { vector: vector!, embedder };
+  }
+
+  /** The account's names for the pseudonyms in `texts`, to show claims to their owner as written. */
+  async function namesIn(accountId: string, texts: readonly string[]): Promise<ReadonlyMap<string, string>> {
+    return deps.names ? deps.names.wordsFor(accountId, texts) : new Map();
   }
 
   function checkDrift(expected: string | undefined, current: string): void {
@@ -176,6 +195,8 @@ export function createLedgerService(deps: LedgerServiceDeps) {
     normalized: string;
     source: string;
     scrubbed: Partial<Record<PiiType, number>>;
+    /** The pseudonyms made for the claim and its source, with their words (never stored in plain text). */
+    names: Array<{ pseudonym: string; word: string }>;
     vector: Float32Array;
   }
 
@@ -200,6 +221,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         normalized: normalizeClaim(text),
         source: source.text,
         scrubbed: scrubbedCounts(claim.found, source.found),
+        names: [...claim.names, ...source.names],
       });
     }
     const embedder = await deps.embedder();
@@ -444,6 +466,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
       created_at: at,
       ledger_seq: seqs[0]!,
     });
+    await deps.names?.record(trx, accountId, p.names, at);
     pending.vectors.push({ rowkey, accountId, vector: p.vector });
     pending.texts.push({ rowkey, text });
     if (superseded.length > 0) {
@@ -657,9 +680,22 @@ export function createLedgerService(deps: LedgerServiceDeps) {
 
     /** A page of the account's claims; a `source` filter is scrubbed as stored sources were, so it can match them. */
     async list(accountId: string, query: Static<typeof ClaimListQuery>) {
-      if (query.source === undefined) return listClaims(repo, accountId, query);
-      const source = scrub(query.source, await scrubOptionsOf(accountId)).text;
-      return listClaims(repo, accountId, { ...query, source });
+      const source =
+        query.source === undefined ? undefined : scrub(query.source, await scrubOptionsOf(accountId)).text;
+      const page = await listClaims(repo, accountId, source === undefined ? query : { ...query, source });
+      const words = await namesIn(
+        accountId,
+        page.claims.flatMap((c) => [c.claim, c.source]),
+      );
+      return {
+        ...page,
+        claims: page.claims.map((c) => ({
+          ...c,
+          claim: revealNames(c.claim, words),
+          fact: revealedFact(c.claim, words),
+          source: revealNames(c.source, words),
+        })),
+      };
     },
 
     /** Relevant active claims, ranked by relevance × confidence; empty when nothing is relevant. */
@@ -696,14 +732,18 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         floor,
         topK,
       );
+      const words = await namesIn(
+        accountId,
+        ranked.flatMap((hit) => [rows.get(Number(hit.id))!.claim, rows.get(Number(hit.id))!.source]),
+      );
       return ranked.map((hit) => {
         const row = rows.get(Number(hit.id))!;
         return {
           id: row.id,
           short_id: row.short_id,
-          claim: row.claim,
-          fact: factView(row.claim),
-          source: row.source,
+          claim: revealNames(row.claim, words),
+          fact: revealedFact(row.claim, words),
+          source: revealNames(row.source, words),
           confidence: row.confidence,
           version: row.version,
           relevance: Math.round(hit.relevance * 1e4) / 1e4,
@@ -717,7 +757,47 @@ export function createLedgerService(deps: LedgerServiceDeps) {
       const claim = await repo.findClaim(accountId, ref);
       if (!claim || claim.status === 'deleted') throw Errors.notFound('Claim');
       const versions = await repo.versions(claim.id);
-      return { claim, versions };
+      const words = await namesIn(accountId, [
+        claim.claim,
+        claim.source,
+        ...versions.flatMap((v) => [v.claim, v.source]),
+      ]);
+      return {
+        claim: { ...claim, claim: revealNames(claim.claim, words), source: revealNames(claim.source, words) },
+        fact: revealedFact(claim.claim, words),
+        versions: versions.map((v) => ({
+          ...v,
+          claim: revealNames(v.claim, words),
+          source: revealNames(v.source, words),
+        })),
+      };
+    },
+
+    /**
+     * Forgets a person (crypto-shredding): the rows mapping the pseudonyms of `name`'s words to
+     * those words are deleted. Claims, their versions and the chain keep the pseudonyms, so the
+     * chain still verifies, and nothing the service holds turns them back into the name. Returns
+     * how many claims mention the name; the audit entry holds the counts, not the name.
+     */
+    async forget(accountId: string, actor: string, name: string): Promise<{ claims: number; words: number }> {
+      const pseudonyms = [...new Set(pseudonymWords(name.trim(), accountId).map((w) => w.pseudonym))];
+      if (pseudonyms.length === 0) throw Errors.validation('name holds no word of two letters or more');
+      const at = now().toISOString();
+      return repo.transaction(async (trx) => {
+        const claims = await repo.countMentioning(trx, accountId, pseudonyms);
+        const words = deps.names ? await deps.names.forget(trx, accountId, pseudonyms) : 0;
+        await deps.audit.appendIn(trx, [
+          {
+            accountId,
+            actor,
+            action: 'subject.forgotten',
+            target: accountId,
+            details: { claims, words },
+            at,
+          },
+        ]);
+        return { claims, words };
+      });
     },
 
     async remove(
@@ -750,6 +830,9 @@ export function createLedgerService(deps: LedgerServiceDeps) {
     },
 
     currentStateHash: async (accountId: string) => (await repo.head(accountId)).state_hash,
+
+    /** The account's names for the pseudonyms in `texts`: what its export and console show. */
+    namesIn,
 
     /**
      * Re-walks the account's chain: every entry must link to the one before and hash to its

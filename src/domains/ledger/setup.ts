@@ -2,12 +2,14 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
 import type { AuditRepo } from '../audit/index.ts';
 import type { Finding } from '../verdict/index.ts';
 import type { TextCheckOutcome, TextConflict } from './conflicts.ts';
 import type { Embedder } from './embeddings/embedder.ts';
 import { createEmbedder } from './embeddings/factory.ts';
 import { withSurrogateNamesFor } from './embeddings/surrogate-names.ts';
+import { createNameVault } from './pii/name-vault.ts';
 import { warmUpNames } from './pii/names.ts';
 import { createPiiSettings } from './pii/settings.ts';
 import { createLedgerRepo, type LedgerRepo } from './repo.ts';
@@ -88,6 +90,8 @@ export async function createLedger(deps: {
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
   /** `arbiter reindex` opens the ledger knowing the index is stale. */
   skipEmbedderCheck?: boolean;
+  /** Seals the account's name mapping; without it names stay pseudonyms on read too. */
+  secrets?: SecretBox;
 }) {
   const repo = createLedgerRepo(deps.db.kysely);
   const embedder = withSurrogateNamesFor(await createEmbedder(embedderConfig(deps.config.embedder)));
@@ -114,6 +118,7 @@ export async function createLedger(deps: {
     embedder: async () => embedder,
     audit: deps.audit,
     scrubOptions: piiSettings.scrubOptions,
+    ...(deps.secrets ? { names: createNameVault(deps.db.kysely, deps.secrets) } : {}),
   });
 
   return {
