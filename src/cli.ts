@@ -161,7 +161,11 @@ mcp
   .option('--cwd <dir>', "the server's working directory, where its relative paths point (default: this one)")
   .option('--fail-open', 'let calls through when Arbiter cannot be reached (default: refuse them)')
   .option('--monitor', 'never refuse; only record what would have been decided')
-  .option('--approval-timeout <seconds>', 'how long an escalation waits for a human', '300')
+  .option(
+    '--approval-timeout <seconds>',
+    'how long an escalation, or a question to the person at the client, waits for an answer',
+    '300',
+  )
   .action(
     async (
       command: string,

@@ -93,16 +93,59 @@ function mapByConfig(
   return mapToolCall({ name, args }, { cwd });
 }
 
+/** What the person at the client answered when asked whether to run a call once. */
+export type PersonAnswer = { allowed: true } | { allowed: false; why: string };
+
 export interface GuardOptions {
   config: GuardConfig;
   /** The wrapped server's working directory, where its relative paths point (default: the guard's). */
   cwd?: string;
-  /** How long an escalation waits for a human before the call is refused. */
+  /** How long an escalation, or a question to the person, waits before the call is refused. */
   approvalTimeoutMs: number;
   approvalIntervalMs?: number;
+  /**
+   * Asks the person at the client (MCP elicitation) whether to run a call Arbiter does not
+   * recognise, once. Without it, such a call is refused.
+   */
+  askPerson?: (message: string) => Promise<PersonAnswer>;
 }
 
 type Decided = { forward: true } | { forward: false; result: ReturnType<typeof toolError> };
+
+/** At most this many characters of a call's arguments are shown to the person asked. */
+const SHOWN_ARGUMENTS = 500;
+
+function question(name: string, args: Record<string, unknown>, reason: string): string {
+  const shown = JSON.stringify(args);
+  const call = `${name} ${shown.length > SHOWN_ARGUMENTS ? `${shown.slice(0, SHOWN_ARGUMENTS)}…` : shown}`;
+  return `${reason}.\n\n${call}\n\nRun this call once?`;
+}
+
+/**
+ * A call that is safe as far as Arbiter can tell but that it does not recognise: the person at
+ * the client decides, where the client can ask (elicitation); otherwise it is refused, with what
+ * was not understood and what it may do.
+ */
+async function askAboutUnrecognised(
+  options: GuardOptions,
+  name: string,
+  args: Record<string, unknown>,
+  decision: GuardDecision,
+): Promise<Decided> {
+  const code = decision.code ?? 'UNRECOGNISED';
+  if (options.askPerson === undefined) {
+    return {
+      forward: false,
+      result: toolError(
+        code,
+        `${decision.reason}; refused, as this MCP client cannot ask a person (it does not offer elicitation)`,
+      ),
+    };
+  }
+  const answer = await options.askPerson(question(name, args, decision.reason));
+  if (answer.allowed) return { forward: true };
+  return { forward: false, result: toolError(code, `${decision.reason}; ${answer.why}`) };
+}
 
 /** Decides one tools/call: forward it to the server, or answer it with a tool error. */
 export async function decideToolCall(
@@ -121,9 +164,11 @@ export async function decideToolCall(
   if (decision.decision === 'deny') {
     return { forward: false, result: toolError(decision.code ?? 'DENIED', decision.reason) };
   }
+  // Not an escalation in Arbiter: a verdict that did not recognise the call.
+  if (decision.evaluationId === undefined) return askAboutUnrecognised(options, name, args, decision);
   let evaluation: Awaited<ReturnType<Arbiter['waitForDecision']>>;
   try {
-    evaluation = await arbiter.waitForDecision(decision.evaluationId!, {
+    evaluation = await arbiter.waitForDecision(decision.evaluationId, {
       timeoutMs: options.approvalTimeoutMs,
       ...(options.approvalIntervalMs ? { intervalMs: options.approvalIntervalMs } : {}),
     });
@@ -158,9 +203,49 @@ interface Transport {
 /** Who ended a relay: its client, its server, or the guard itself (a signal, a broken pipe). */
 export type ClosedBy = 'client' | 'server' | 'guard';
 
+/** The form of an elicitation: one yes/no field, off unless the person turns it on. */
+const ALLOW_ONCE_SCHEMA = {
+  type: 'object',
+  properties: {
+    allow: {
+      type: 'boolean',
+      title: 'Run this call once',
+      description: 'Arbiter does not know what this call does; it runs only if you allow it',
+      default: false,
+    },
+  },
+  required: ['allow'],
+} as const;
+
+/** Form-mode elicitation: declared with `form`, or with neither mode (what older clients send). */
+function offersFormElicitation(initialize: unknown): boolean {
+  const elicitation = (initialize as { params?: { capabilities?: { elicitation?: unknown } } })?.params
+    ?.capabilities?.elicitation;
+  if (elicitation === null || typeof elicitation !== 'object') return false;
+  const modes = elicitation as { form?: unknown; url?: unknown };
+  return modes.form !== undefined || modes.url === undefined;
+}
+
+function personAnswer(reply: { result?: unknown; error?: { message?: unknown } }): PersonAnswer {
+  if (reply.error !== undefined) {
+    return { allowed: false, why: `the client could not ask a person: ${String(reply.error.message)}` };
+  }
+  const result = reply.result as { action?: unknown; content?: { allow?: unknown } } | undefined;
+  if (result?.action === 'accept' && result.content?.allow === true) return { allowed: true };
+  return {
+    allowed: false,
+    why:
+      result?.action === 'accept'
+        ? 'the person did not allow it'
+        : `the person did not allow it (${String(result?.action ?? 'no answer')})`,
+  };
+}
+
 /**
  * Relays JSON-RPC between a client and a server, holding every `tools/call` until Arbiter allows
- * it. A refused call is answered by the guard itself: the server never receives it. When either
+ * it. A refused call is answered by the guard itself: the server never receives it. A call Arbiter
+ * does not recognise is put to the person at the client (`elicitation/create`) when the client
+ * offered elicitation in its `initialize`; the answer is the guard's, never forwarded. When either
  * side closes, both are closed (the server's process ended, see StdioClientTransport.close) and
  * `onClosed` is called once. Returns the function that closes the relay.
  */
@@ -195,12 +280,48 @@ export function relay(
       }
     });
 
+  // The guard's own requests to the client (elicitations), by id; the server's use other ids.
+  let canElicit = false;
+  let asked = 0;
+  const questions = new Map<string, (reply: { result?: unknown; error?: { message?: unknown } }) => void>();
+  const askPerson = (message: string): Promise<PersonAnswer> =>
+    new Promise((resolve) => {
+      const id = `arbiter-elicitation-${++asked}`;
+      const timer = setTimeout(() => {
+        questions.delete(id);
+        resolve({
+          allowed: false,
+          why: `the person did not answer within ${Math.round(options.approvalTimeoutMs / 1000)} s`,
+        });
+      }, options.approvalTimeoutMs);
+      questions.set(id, (reply) => {
+        clearTimeout(timer);
+        questions.delete(id);
+        resolve(personAnswer(reply));
+      });
+      client
+        .send({
+          jsonrpc: '2.0',
+          id,
+          method: 'elicitation/create',
+          params: { message, requestedSchema: ALLOW_ONCE_SCHEMA },
+        } as JSONRPCMessage)
+        .catch((err: Error) =>
+          questions.get(id)?.({ error: { message: `the question could not be sent: ${err.message}` } }),
+        );
+    });
+
   client.onmessage = (message) => {
     const request = message as {
       method?: string;
       id?: string | number;
       params?: { name?: unknown; arguments?: unknown };
     };
+    if (request.method === undefined && typeof request.id === 'string' && questions.has(request.id)) {
+      questions.get(request.id)!(message as { result?: unknown; error?: { message?: unknown } });
+      return;
+    }
+    if (request.method === 'initialize') canElicit = offersFormElicitation(message);
     if (request.method !== 'tools/call' || request.id === undefined) {
       void forward(message);
       return;
@@ -210,10 +331,11 @@ export function relay(
       request.params?.arguments && typeof request.params.arguments === 'object'
         ? (request.params.arguments as Record<string, unknown>)
         : {};
-    void decideToolCall(arbiter, options, name, args).then((decided) =>
-      decided.forward
-        ? forward(message)
-        : client.send({ jsonrpc: '2.0', id: request.id!, result: decided.result }).catch(() => {}),
+    void decideToolCall(arbiter, canElicit ? { ...options, askPerson } : options, name, args).then(
+      (decided) =>
+        decided.forward
+          ? forward(message)
+          : client.send({ jsonrpc: '2.0', id: request.id!, result: decided.result }).catch(() => {}),
     );
   };
   server.onmessage = (message) => void client.send(message).catch(() => {});

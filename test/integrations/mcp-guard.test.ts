@@ -3,6 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/process.ts';
 import { type RunningService, secondKey, startService } from './service.ts';
@@ -16,11 +21,16 @@ interface Guarded {
   close(): Promise<void>;
 }
 
-/** A real MCP client → `arbiter mcp guard` (started in `cwd`, by default this one) → the recording MCP server. */
+/**
+ * A real MCP client → `arbiter mcp guard` (started in `cwd`, by default this one) → the recording
+ * MCP server. With `elicit`, the client offers elicitation and answers each `elicitation/create`
+ * with it.
+ */
 async function guarded(
   env: Record<string, string>,
   guardArgs: string[] = [],
   cwd?: string,
+  elicit?: (request: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>,
 ): Promise<Guarded> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-guard-'));
   const recordFile = path.join(dir, 'calls.jsonl');
@@ -32,7 +42,11 @@ async function guarded(
     stderr: 'pipe',
     ...(cwd ? { cwd } : {}),
   });
-  const client = new Client({ name: 'guard-test', version: '1.0.0' });
+  const client = new Client(
+    { name: 'guard-test', version: '1.0.0' },
+    elicit ? { capabilities: { elicitation: { form: {} } } } : {},
+  );
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request.params));
   await client.connect(transport);
   return {
     client,
@@ -127,6 +141,97 @@ describe('arbiter mcp guard', { timeout: 120_000 }, () => {
     } finally {
       await Promise.all([own.close(), configured.close()]);
       fs.rmSync(where, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a call Arbiter does not recognise when the client cannot ask, naming what it may do', async () => {
+    const g = await guarded(service.env);
+    try {
+      const unknown = await g.client.callTool({
+        name: 'execute_command',
+        arguments: { command: 'frobctl --purge-all' },
+      });
+      expect(unknown.isError).toBe(true);
+      expect(text(unknown)).toBe(
+        'UNRECOGNISED: Arbiter does not know what this does: unknown program "frobctl"; it may execute frobctl; refused, as this MCP client cannot ask a person (it does not offer elicitation)',
+      );
+      const iam = await g.client.callTool({
+        name: 'execute_command',
+        arguments: { command: 'aws iam attach-user-policy --user-name ci --policy-arn x' },
+      });
+      expect(text(iam)).toMatch(
+        /^UNRECOGNISED: .*"aws iam attach-user-policy" is a aws operation Arbiter does not model; it may remote_mutation aws iam attach-user-policy; refused/,
+      );
+      expect(g.received()).toEqual([]);
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('asks the person through elicitation where the client offers it: allowed once runs, declined does not', async () => {
+    const asked: ElicitRequest['params'][] = [];
+    const answers: ElicitResult[] = [
+      { action: 'accept', content: { allow: true } },
+      { action: 'decline' },
+      { action: 'accept', content: { allow: false } },
+    ];
+    const g = await guarded(service.env, [], undefined, (request) => {
+      asked.push(request);
+      return answers[asked.length - 1] ?? { action: 'cancel' };
+    });
+    try {
+      const allowed = await g.client.callTool({
+        name: 'execute_command',
+        arguments: { command: 'frobctl --purge-all' },
+      });
+      expect(allowed.isError).toBeFalsy();
+      expect(text(allowed)).toBe('ran frobctl --purge-all');
+      expect(asked[0]).toMatchObject({
+        message:
+          'Arbiter does not know what this does: unknown program "frobctl"; it may execute frobctl.\n\nexecute_command {"command":"frobctl --purge-all"}\n\nRun this call once?',
+        requestedSchema: { type: 'object', properties: { allow: { type: 'boolean', default: false } } },
+      });
+
+      const declined = await g.client.callTool({
+        name: 'execute_command',
+        arguments: { command: 'frobctl x' },
+      });
+      expect(declined.isError).toBe(true);
+      expect(text(declined)).toMatch(
+        /^UNRECOGNISED: Arbiter does not know what this does: unknown program "frobctl"; it may execute frobctl; the person did not allow it \(decline\)$/,
+      );
+      const unticked = await g.client.callTool({
+        name: 'execute_command',
+        arguments: { command: 'frobctl y' },
+      });
+      expect(text(unticked)).toMatch(/; the person did not allow it$/);
+
+      // Unsafe is refused without a question; safe and recognised runs without one.
+      const unsafe = await g.client.callTool({ name: 'execute_command', arguments: { command: 'rm -rf /' } });
+      expect(text(unsafe)).toMatch(/^DEST_MUTATION: /);
+      const safe = await g.client.callTool({ name: 'read_file', arguments: { path: 'README.md' } });
+      expect(safe.isError).toBeFalsy();
+      expect(asked).toHaveLength(3);
+      expect(g.received()).toEqual([
+        { tool: 'execute_command', args: { command: 'frobctl --purge-all' } },
+        { tool: 'read_file', args: { path: 'README.md' } },
+      ]);
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('refuses a call the person leaves unanswered past --approval-timeout', async () => {
+    const g = await guarded(service.env, ['--approval-timeout', '1'], undefined, () => new Promise(() => {}));
+    try {
+      const unanswered = await g.client.callTool({
+        name: 'execute_command',
+        arguments: { command: 'frobctl z' },
+      });
+      expect(text(unanswered)).toMatch(/^UNRECOGNISED: .*; the person did not answer within 1 s$/);
+      expect(g.received()).toEqual([]);
+    } finally {
+      await g.close();
     }
   });
 
