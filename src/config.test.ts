@@ -29,3 +29,30 @@ describe('whole-number settings', () => {
     expect(loadConfig({ ARBITER_VECTOR_CACHE_MB: '+64' }).vectorCacheBytes).toBe(64 * 2 ** 20);
   });
 });
+
+describe('ARBITER_RERANKER', () => {
+  it('is off unless set, and reads a TEI or Cohere-compatible endpoint', () => {
+    expect(loadConfig({}).reranker).toBeUndefined();
+    expect(loadConfig({ ARBITER_RERANKER: 'tei:http://127.0.0.1:8080' }).reranker).toEqual({
+      api: 'tei',
+      url: 'http://127.0.0.1:8080',
+      apiKey: undefined,
+      model: undefined,
+    });
+    expect(
+      loadConfig({
+        ARBITER_RERANKER: 'cohere:https://api.cohere.com',
+        ARBITER_RERANKER_MODEL: 'rerank-v3.5',
+        ARBITER_RERANKER_API_KEY: 'k',
+      }).reranker,
+    ).toMatchObject({ api: 'cohere', model: 'rerank-v3.5', apiKey: 'k' });
+  });
+
+  it.each([
+    [{ ARBITER_RERANKER: 'http://127.0.0.1:8080' }],
+    [{ ARBITER_RERANKER: 'tei:ftp://x' }],
+    [{ ARBITER_RERANKER: 'cohere:https://api.cohere.com' }],
+  ])('refuses %j with one line', (env) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+  });
+});

@@ -50,6 +50,9 @@ const EnvSchema = Type.Object({
   ARBITER_OPENAI_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   ARBITER_OPENAI_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   ARBITER_OPENAI_MODEL: Type.Optional(Type.String({ minLength: 1 })),
+  ARBITER_RERANKER: Type.Optional(Type.String({ pattern: '^(tei|cohere):https?://' })),
+  ARBITER_RERANKER_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  ARBITER_RERANKER_MODEL: Type.Optional(Type.String({ minLength: 1 })),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -65,6 +68,15 @@ export interface Config {
         readonly model: string;
         readonly apiKey: string | undefined;
       };
+  /** An optional cross-encoder reranker over HTTP (`ARBITER_RERANKER=tei:<url>` or `cohere:<url>`). */
+  readonly reranker:
+    | {
+        readonly api: 'tei' | 'cohere';
+        readonly url: string;
+        readonly apiKey: string | undefined;
+        readonly model: string | undefined;
+      }
+    | undefined;
   readonly port: number;
   readonly host: string;
   readonly dataDir: string;
@@ -212,6 +224,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             apiKey: parsed.ARBITER_OPENAI_API_KEY,
           })
         : Object.freeze({ kind: parsed.ARBITER_EMBEDDER }),
+    reranker: rerankerOf(parsed),
     port: parsed.PORT,
     host: parsed.HOST,
     dataDir,
@@ -253,5 +266,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       escalationTtlMs: parsed.ARBITER_ESCALATION_TTL_MS,
       sweepMs: parsed.ARBITER_ESCALATION_SWEEP_MS,
     }),
+  });
+}
+
+function rerankerOf(parsed: Env): Config['reranker'] {
+  const spec = parsed.ARBITER_RERANKER;
+  if (spec === undefined) return undefined;
+  const at = spec.indexOf(':');
+  const api = spec.slice(0, at) as 'tei' | 'cohere';
+  if (api === 'cohere' && !parsed.ARBITER_RERANKER_MODEL) {
+    throw new ConfigError(
+      'Invalid configuration: ARBITER_RERANKER=cohere:<url> needs ARBITER_RERANKER_MODEL',
+    );
+  }
+  return Object.freeze({
+    api,
+    url: spec.slice(at + 1),
+    apiKey: parsed.ARBITER_RERANKER_API_KEY,
+    model: parsed.ARBITER_RERANKER_MODEL,
   });
 }

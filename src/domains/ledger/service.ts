@@ -52,6 +52,7 @@ import {
 import { lexicalOverlap } from './search/lexical.ts';
 import { CANDIDATES_PER_SIDE } from './search/memory-index.ts';
 import { analyseQuery, withoutPlaceholders } from './search/question.ts';
+import { type Reranker, reranked } from './search/reranker.ts';
 import type { FullTextIndex } from './storage/full-text.ts';
 import { AccountPostings } from './storage/sparse-scan.ts';
 import type { NearestHit, VectorIndex } from './storage/vector-index.ts';
@@ -77,6 +78,8 @@ type AuditEvents = Parameters<AuditRepo['appendIn']>[1][number][];
 
 /** Most recent active claims a text longer than one passage is checked against, besides those found by search. */
 export const LONG_TEXT_FACTS = 1000;
+/** Claims that passed the floor handed to the reranker, of which the top `top_k` are answered. */
+export const RERANK_CANDIDATES = 20;
 /** Sentences of a text's first passage whose subject's claims are looked up for the text check. */
 export const SUBJECT_SENTENCES = 16;
 /** Longest run of text-check work between two turns of the event loop. */
@@ -148,6 +151,10 @@ export interface LedgerServiceDeps {
   scrubOptions?: (accountId: string) => Promise<ScrubOptions>;
   /** The account's pseudonyms and their words, sealed: names are read back as written by their owner. */
   names?: NameVault;
+  /** Orders what passed the relevance floor (a cross-encoder); search answers without it when it fails. */
+  reranker?: Reranker;
+  /** Told when the reranker fails. */
+  warn?: (details: Record<string, unknown>, message: string) => void;
   now?: () => Date;
 }
 
@@ -725,13 +732,29 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         lexical: lexical.get(String(row.rowkey)) ?? 0,
         overlap: lexicalOverlap(withoutPlaceholders(scrubbed), withoutPlaceholders(row.claim)),
       }));
-      const ranked = rankCandidates(
+      const passed = rankCandidates(
         analyseQuery(scrubbed),
         candidates,
         (id) => rows.get(Number(id))!.confidence,
         floor,
-        topK,
+        deps.reranker ? Math.max(topK, RERANK_CANDIDATES) : topK,
       );
+      // The reranker reads the scrubbed query and claims: no name leaves the server.
+      const ranked = deps.reranker
+        ? (
+            await reranked(
+              deps.reranker,
+              scrubbed,
+              passed,
+              (hit) => hit.text,
+              (err) =>
+                deps.warn?.(
+                  { reranker: deps.reranker!.id, err: String(err) },
+                  'reranker failed; search kept its own order',
+                ),
+            )
+          ).slice(0, topK)
+        : passed;
       const words = await namesIn(
         accountId,
         ranked.flatMap((hit) => [rows.get(Number(hit.id))!.claim, rows.get(Number(hit.id))!.source]),

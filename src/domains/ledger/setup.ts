@@ -13,6 +13,7 @@ import { createNameVault } from './pii/name-vault.ts';
 import { warmUpNames } from './pii/names.ts';
 import { createPiiSettings } from './pii/settings.ts';
 import { createLedgerRepo, type LedgerRepo } from './repo.ts';
+import { createHttpReranker } from './search/reranker.ts';
 import { createLedgerService } from './service.ts';
 import { createFullTextIndex } from './storage/full-text.ts';
 import { queriesOffThread } from './storage/knn-thread.ts';
@@ -85,7 +86,7 @@ function embedderConfig(config: Config['embedder']) {
  */
 export async function createLedger(deps: {
   db: Db;
-  config: Pick<Config, 'embedder' | 'database'> & Partial<Pick<Config, 'vectorCacheBytes'>>;
+  config: Pick<Config, 'embedder' | 'database'> & Partial<Pick<Config, 'vectorCacheBytes' | 'reranker'>>;
   audit: Pick<AuditRepo, 'appendIn'>;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
   /** `arbiter reindex` opens the ledger knowing the index is stale. */
@@ -119,6 +120,8 @@ export async function createLedger(deps: {
     audit: deps.audit,
     scrubOptions: piiSettings.scrubOptions,
     ...(deps.secrets ? { names: createNameVault(deps.db.kysely, deps.secrets) } : {}),
+    ...(deps.config.reranker ? { reranker: createHttpReranker(deps.config.reranker) } : {}),
+    warn: (details, message) => deps.logger.warn(details, message),
   });
 
   return {
