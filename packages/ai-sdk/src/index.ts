@@ -38,8 +38,10 @@ const asArgs = (input: unknown): Record<string, unknown> =>
 
 /**
  * Wraps every tool of a tool set: before `execute` runs, Arbiter judges the call. A refusal throws
- * `ArbiterRefusal` and the tool never runs; an escalation becomes the AI SDK's tool approval
- * (`needsApproval`), so the call waits for the application's approval response; the rest runs.
+ * `ArbiterRefusal` and the tool never runs; an escalation, or a call Arbiter does not recognise
+ * (`ask`, code `UNRECOGNISED`), becomes the AI SDK's tool approval (`needsApproval`), so the call
+ * waits for the application's approval response; the rest is left to the tool's own
+ * `needsApproval`, and runs.
  */
 export function guardTools<T extends ToolSet>(
   tools: T,
@@ -81,7 +83,7 @@ export function guardTools<T extends ToolSet>(
               const decision = await decide(name, input, run.toolCallId);
               decisions.delete(run.toolCallId);
               if (decision.decision === 'deny') throw new ArbiterRefusal(name, decision);
-              // An escalated call reaches execute only once the application approved it.
+              // A call Arbiter asks about reaches execute only once the application approved it.
               return execute(input, run);
             },
           }

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { type Arbiter, createArbiter, mapToolCall } from '@arbiter/sdk';
+import { type Arbiter, createArbiter, type GuardDecision, mapToolCall } from '@arbiter/sdk';
 import { generateText, type ModelMessage, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -121,6 +121,83 @@ describe('guardTools on the Vercel AI SDK agent loop', () => {
     expect(result.steps[0]!.content.find((p) => p.type === 'tool-result')).toMatchObject({
       output: 'ran ls -la',
     });
+  });
+
+  it("turns a call Arbiter does not recognise into the AI SDK's tool approval: nothing runs until approved", async () => {
+    const { tools, effects } = toolbox();
+    const decisions: GuardDecision[] = [];
+    const watched = createArbiter({ ...arbiter.options, onDecision: (d) => decisions.push(d) });
+    const guarded = guardTools(tools, watched);
+    const model = scriptedModel('run_command', { command: 'frobctl --purge-all' });
+    const prompt: ModelMessage[] = [{ role: 'user', content: 'purge it' }];
+    const first = await generateText({ model, tools: guarded, messages: prompt, stopWhen: stepCountIs(3) });
+    const request = first.content.find((p) => p.type === 'tool-approval-request');
+    expect(request).toMatchObject({ toolCall: { toolName: 'run_command' } });
+    expect(effects).toEqual([]);
+    // What the application shows the person: what was not understood and what it may do.
+    expect(decisions[0]).toMatchObject({
+      decision: 'ask',
+      code: 'UNRECOGNISED',
+      reason: 'Arbiter does not know what this does: unknown program "frobctl"; it may execute frobctl',
+    });
+
+    const denied = await generateText({
+      model,
+      tools: guarded,
+      messages: [
+        ...prompt,
+        ...first.response.messages,
+        {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-approval-response',
+              approvalId: (request as { approvalId: string }).approvalId,
+              approved: false,
+            },
+          ],
+        },
+      ],
+      stopWhen: stepCountIs(3),
+    });
+    expect(effects).toEqual([]);
+    expect(denied.text).toBe('done');
+
+    const retry = scriptedModel('run_command', { command: 'frobctl --purge-all' });
+    const again = await generateText({
+      model: retry,
+      tools: guarded,
+      messages: prompt,
+      stopWhen: stepCountIs(3),
+    });
+    const approval = again.content.find((p) => p.type === 'tool-approval-request') as { approvalId: string };
+    await generateText({
+      model: retry,
+      tools: guarded,
+      messages: [
+        ...prompt,
+        ...again.response.messages,
+        {
+          role: 'tool',
+          content: [{ type: 'tool-approval-response', approvalId: approval.approvalId, approved: true }],
+        },
+      ],
+      stopWhen: stepCountIs(3),
+    });
+    expect(effects).toEqual(['ran frobctl --purge-all']);
+  });
+
+  it("leaves a safe, recognised call to the tool's own approval rule", async () => {
+    const { tools, effects } = toolbox();
+    const own = { ...tools, run_command: { ...tools.run_command, needsApproval: true } };
+    const result = await generateText({
+      model: scriptedModel('run_command', { command: 'ls -la' }),
+      tools: guardTools(own, arbiter),
+      prompt: 'look around',
+      stopWhen: stepCountIs(3),
+    });
+    expect(result.content.find((p) => p.type === 'tool-approval-request')).toBeDefined();
+    expect(effects).toEqual([]);
   });
 
   it("turns ESCALATE into the AI SDK's tool approval: nothing runs until the application approves", async () => {

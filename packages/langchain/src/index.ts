@@ -27,8 +27,9 @@ const asArgs = (input: unknown): Record<string, unknown> =>
 /**
  * A `createAgent` middleware (`wrapToolCall`): every tool call is judged before the tool runs.
  * Refused → the tool does not run; the model gets an error `ToolMessage` with the code.
- * ESCALATE → the run is interrupted with a human-in-the-loop request (the same shape as
- * `humanInTheLoopMiddleware`), resumed with `new Command({ resume: { decisions: [{ type: 'approve' }] } })`
+ * ESCALATE, or a call Arbiter does not recognise (code `UNRECOGNISED`) → the run is interrupted
+ * with a human-in-the-loop request (the same shape as `humanInTheLoopMiddleware`) whose
+ * description says why, resumed with `new Command({ resume: { decisions: [{ type: 'approve' }] } })`
  * or `reject`. Needs a checkpointer, as every interrupt does.
  */
 export function arbiterMiddleware(arbiter: Arbiter, options: ArbiterMiddlewareOptions = {}) {
@@ -69,7 +70,10 @@ export function arbiterMiddleware(arbiter: Arbiter, options: ArbiterMiddlewareOp
             {
               name: toolCall.name,
               args: asArgs(toolCall.args),
-              description: `Arbiter escalated this call (${decision.code ?? 'ESCALATE'}): ${decision.reason}`,
+              description:
+                decision.evaluationId === undefined
+                  ? `Arbiter asks before this call runs (${decision.code ?? 'ASK'}): ${decision.reason}`
+                  : `Arbiter escalated this call (${decision.code ?? 'ESCALATE'}): ${decision.reason}`,
             },
           ],
           reviewConfigs: [{ actionName: toolCall.name, allowedDecisions: ['approve', 'reject'] }],
@@ -80,7 +84,7 @@ export function arbiterMiddleware(arbiter: Arbiter, options: ArbiterMiddlewareOp
         if (verdict?.type !== 'approve') {
           const message =
             verdict?.type === 'reject' && verdict.message ? verdict.message : 'a human did not approve';
-          return refuse('ESCALATION_DENIED', message);
+          return refuse(decision.evaluationId === undefined ? 'NOT_APPROVED' : 'ESCALATION_DENIED', message);
         }
       } else {
         decisions.delete(id);

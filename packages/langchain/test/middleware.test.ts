@@ -105,6 +105,55 @@ describe('arbiterMiddleware on a LangChain createAgent loop', () => {
     expect(String(toolMessage(result.messages)!.content)).toBe('ran ls -la');
   });
 
+  describe('a call Arbiter does not recognise becomes a human-in-the-loop interrupt', () => {
+    const purge = { command: 'frobctl --purge-all' };
+    const start = async (thread: string) => {
+      const { tools, effects } = toolbox();
+      const agent = createAgent({
+        model: scripted('run_command', purge),
+        tools,
+        middleware: [arbiterMiddleware(arbiter)],
+        checkpointer: new MemorySaver(),
+      });
+      const config = { configurable: { thread_id: thread } };
+      const first = await agent.invoke({ messages: [{ role: 'user', content: 'purge it' }] }, config);
+      return { agent, config, first, effects };
+    };
+
+    it('names what was not understood and what it may do; nothing runs until a person approves', async () => {
+      const { agent, config, first, effects } = await start('unrecognised-approve');
+      const interrupts = (first as { __interrupt__?: Array<{ value: unknown }> }).__interrupt__;
+      expect(interrupts?.[0]?.value).toMatchObject({
+        actionRequests: [
+          {
+            name: 'run_command',
+            args: purge,
+            description:
+              'Arbiter asks before this call runs (UNRECOGNISED): Arbiter does not know what this does: unknown program "frobctl"; it may execute frobctl',
+          },
+        ],
+        reviewConfigs: [{ actionName: 'run_command', allowedDecisions: ['approve', 'reject'] }],
+      });
+      expect(effects).toEqual([]);
+      const resumed = await agent.invoke(
+        new Command({ resume: { decisions: [{ type: 'approve' }] } }),
+        config,
+      );
+      expect(effects).toEqual(['ran frobctl --purge-all']);
+      expect(resumed.messages.at(-1)!.content).toBe('done');
+    });
+
+    it('a rejection never runs the tool and tells the model why', async () => {
+      const { agent, config, effects } = await start('unrecognised-reject');
+      const resumed = await agent.invoke(
+        new Command({ resume: { decisions: [{ type: 'reject', message: 'not on production' }] } }),
+        config,
+      );
+      expect(effects).toEqual([]);
+      expect(String(toolMessage(resumed.messages)!.content)).toContain('NOT_APPROVED: not on production');
+    });
+  });
+
   describe('ESCALATE becomes a human-in-the-loop interrupt', () => {
     // The account knows sending mail as email.send; an assistant mailing outside is a human's call.
     const middleware = () =>

@@ -30,9 +30,15 @@ export interface ArbiterGuardOptions {
 export interface ArbiterGuard {
   /** A tool input guardrail: a refused call is answered to the model and never executed. */
   inputGuardrail: ToolInputGuardrailDefinition;
-  /** A `needsApproval` for the named tool: true when Arbiter escalates the call to a human. */
+  /**
+   * A `needsApproval` for the named tool: true when Arbiter asks a person about the call (an
+   * escalation, or a call it does not recognise).
+   */
   needsApproval(toolName: string): (context: RunContext, input: unknown, callId?: string) => Promise<boolean>;
-  /** The tool with both: Arbiter's guardrail after its own, and approval on ESCALATE or its own policy. */
+  /**
+   * The tool with both: Arbiter's guardrail after its own, and approval when Arbiter asks (ESCALATE,
+   * not recognised) or by its own policy.
+   */
   guard<T extends AnyFunctionTool>(tool: T): T;
 }
 
@@ -52,7 +58,8 @@ function parseArguments(text: string): Record<string, unknown> {
 /**
  * Arbiter for OpenAI Agents JS. Each call is judged once (needsApproval and the guardrail share the
  * decision, by call id): refused → the guardrail rejects it and the model gets the reason;
- * ESCALATE → the run stops with an approval interruption; otherwise the tool runs.
+ * ESCALATE, or a call Arbiter does not recognise → the run stops with an approval interruption;
+ * otherwise the tool's own `needsApproval` decides, and the tool runs.
  */
 export function arbiterGuard(arbiter: Arbiter, options: ArbiterGuardOptions = {}): ArbiterGuard {
   const map = (call: ToolCall): MappedCall =>
@@ -80,7 +87,7 @@ export function arbiterGuard(arbiter: Arbiter, options: ArbiterGuardOptions = {}
           decision,
         );
       }
-      // An escalated call reaches its guardrail only after the run's approval.
+      // A call Arbiter asks about reaches its guardrail only after the run's approval.
       return ToolGuardrailFunctionOutputFactory.allow(decision);
     },
   });
@@ -92,12 +99,12 @@ export function arbiterGuard(arbiter: Arbiter, options: ArbiterGuardOptions = {}
 
   function guard<T extends AnyFunctionTool>(tool: T): T {
     const own = tool.needsApproval;
-    const escalates = needsApproval(tool.name);
+    const asks = needsApproval(tool.name);
     return {
       ...tool,
       inputGuardrails: [...(tool.inputGuardrails ?? []), inputGuardrail],
       needsApproval: async (context: RunContext, input: unknown, callId?: string) =>
-        (await escalates(context, input, callId)) || (await own(context, input as never, callId)),
+        (await asks(context, input, callId)) || (await own(context, input as never, callId)),
     };
   }
 

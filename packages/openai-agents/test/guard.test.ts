@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { type Arbiter, createArbiter, mapToolCall } from '@arbiter/sdk';
+import { type Arbiter, createArbiter, type GuardDecision, mapToolCall } from '@arbiter/sdk';
 import {
   Agent,
   type AgentOutputItem,
@@ -154,6 +154,55 @@ describe('arbiterGuard on the OpenAI Agents JS runner', () => {
     expect(effects).toEqual(['ran ls -la']);
     expect(toolOutputSeen(model)).toContain('ran ls -la');
     expect(result.finalOutput).toBe('done');
+  });
+
+  it('turns a call Arbiter does not recognise into needsApproval: interrupted, run once approved, never if rejected', async () => {
+    const { runCommand, effects } = toolbox();
+    const decisions: GuardDecision[] = [];
+    const guard = arbiterGuard(createArbiter({ ...arbiter.options, onDecision: (d) => decisions.push(d) }));
+    const ask = async (decide: 'approve' | 'reject') => {
+      const model = new ScriptedModel({ name: 'run_command', args: { command: 'frobctl --purge-all' } });
+      const agent = new Agent({ name: 'ops', instructions: 'help', model, tools: [guard.guard(runCommand)] });
+      const first = await run(agent, 'purge it');
+      expect(first.interruptions).toHaveLength(1);
+      expect(effects).toEqual([]);
+      first.state[decide](first.interruptions[0]!);
+      return run(agent, first.state);
+    };
+    await ask('reject');
+    expect(effects).toEqual([]);
+    expect(decisions[0]).toMatchObject({
+      decision: 'ask',
+      code: 'UNRECOGNISED',
+      reason: 'Arbiter does not know what this does: unknown program "frobctl"; it may execute frobctl',
+    });
+    const approved = await ask('approve');
+    expect(effects).toEqual(['ran frobctl --purge-all']);
+    expect(approved.finalOutput).toBe('done');
+  });
+
+  it("leaves a safe, recognised call to the tool's own needsApproval", async () => {
+    const { effects } = toolbox();
+    const own = tool({
+      name: 'run_command',
+      description: 'Run a shell command',
+      parameters: z.object({ command: z.string() }),
+      needsApproval: true,
+      execute: async ({ command }) => {
+        effects.push(`ran ${command}`);
+        return `ran ${command}`;
+      },
+    });
+    const model = new ScriptedModel({ name: 'run_command', args: { command: 'ls -la' } });
+    const agent = new Agent({
+      name: 'ops',
+      instructions: 'help',
+      model,
+      tools: [arbiterGuard(arbiter).guard(own)],
+    });
+    const first = await run(agent, 'look around');
+    expect(first.interruptions).toHaveLength(1);
+    expect(effects).toEqual([]);
   });
 
   it('turns ESCALATE into needsApproval: the run is interrupted, and the tool runs once approved', async () => {
