@@ -502,3 +502,34 @@ describe('analyzeUrl with account settings', () => {
     expect(analyzeUrl('https://a.evil.test/', settings)[0]?.message).toContain('blocked domain');
   });
 });
+
+describe('http.request to loopback: a server-side fetch', () => {
+  const named: EgressSettings = {
+    mode: 'denylist',
+    trusted_domains: [],
+    blocked_domains: [],
+    local_origins: ['http://localhost:3000', 'http://[::1]:8080'],
+  };
+
+  it.each([
+    // Refused by default (SSRF): the server's own services are not the agent's.
+    [{ url: 'http://localhost:3000/api' }, undefined, true],
+    [{ url: 'http://127.0.0.1:3000/api' }, undefined, true],
+    // A named origin is reached, exactly that one.
+    [{ url: 'http://localhost:3000/api/products' }, named, false],
+    [{ url: 'http://LOCALHOST:3000/api' }, named, false],
+    [{ url: 'http://[::1]:8080/health' }, named, false],
+    [{ url: 'http://localhost:3001/api' }, named, true],
+    [{ url: 'https://localhost:3000/api' }, named, true],
+    [{ url: 'http://127.0.0.1:3000/api' }, named, true],
+    // What it carries is still judged.
+    [{ url: 'http://localhost:3000/ingest', method: 'POST', body: PRIVATE_KEY }, named, true],
+  ] as const)('%j (%j) -> refused %s', (request, settings, want) => {
+    expect(blocked(analyzeHttpRequest(request, settings))).toBe(want);
+  });
+
+  it('says how to name a local origin', () => {
+    const [finding] = analyzeHttpRequest({ url: 'http://localhost:3000/api' });
+    expect(finding?.message).toMatch(/local_origins.*http:\/\/localhost:3000/);
+  });
+});

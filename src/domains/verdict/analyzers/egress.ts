@@ -12,6 +12,7 @@ import {
 import { encodedNameReason, sinkSign, wildcardDnsReason } from './egress/destination-signs.ts';
 import { lookAlikeReason, trustedSkeletons } from './egress/idn.ts';
 import { issuerAllows, type SecretPlace } from './egress/issuers.ts';
+import { isLoopbackHost, localService } from './egress/local-services.ts';
 import { percentDecode } from './paths.ts';
 
 /** Per-account egress policy (DESIGN: `GET/PUT /v1/settings/egress`). */
@@ -22,6 +23,12 @@ export interface EgressSettings {
   trusted_domains: string[];
   /** Extra domains to refuse on top of the built-in sink list. */
   blocked_domains: string[];
+  /**
+   * Loopback origins (`http://localhost:3000`) that are the agent's own services, from the
+   * account's context settings: an `http.request` may reach them, and what it sends is still
+   * judged. Without them a server-side fetch of loopback is refused.
+   */
+  local_origins?: readonly string[];
 }
 
 export const DEFAULT_EGRESS_SETTINGS: EgressSettings = Object.freeze({
@@ -390,11 +397,29 @@ export function analyzeHttpRequest(
   if (url === undefined) return analyzeUrl(request.url, settings);
   const body = bodyText(request.body);
   const sendsData = body !== '' || DATA_METHODS.has((request.method ?? 'GET').toUpperCase());
-  const destination = destinationFindings(url, settings, { sendsData });
-  if (destination.length > 0) return destination;
   const host = canonicalHost(url.hostname);
+  if (!namedLocalOrigin(url, settings)) {
+    const destination = destinationFindings(url, settings, { sendsData });
+    if (destination.length > 0) {
+      if (!isLoopbackHost(host)) return destination;
+      // A server-side fetch of loopback reaches the server's own services (SSRF) unless named.
+      return destination.map((f) => ({
+        ...f,
+        message: `${f.message}; a fetch from the server refuses loopback unless the account names the origin (PUT /v1/settings/context {"local_origins": ["${url.origin.slice(0, 80)}"]})`,
+      }));
+    }
+  }
   if (isTrustedHost(host, settings)) return [];
   return contentFindings(host, { url, headers: request.headers, body });
+}
+
+/** True when the URL is on one of the account's named local origins, and that origin is local. */
+function namedLocalOrigin(url: URL, settings: EgressSettings): boolean {
+  const origins = settings.local_origins;
+  if (origins === undefined || origins.length === 0 || !origins.includes(url.origin)) return false;
+  const scheme = url.protocol.slice(0, -1);
+  const port = url.port === '' ? (scheme === 'https' ? 443 : 80) : Number(url.port);
+  return localService(url.hostname, port, { path: url.pathname, scheme, origins })?.own === true;
 }
 
 /** True when an e-mail address or host belongs to a trusted domain of the account. */

