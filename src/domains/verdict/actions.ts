@@ -1,7 +1,7 @@
 import { analyzeHttpRequest, type EgressSettings } from './analyzers/egress.ts';
 import { analyzeFsPath, type PathContext } from './analyzers/paths.ts';
 import { analyzeEmail } from './analyzers/sensitive-text.ts';
-import { plantedFindings, readShell } from './analyzers/shell.ts';
+import { plantedReading, readShell } from './analyzers/shell.ts';
 import { analyzeSql } from './analyzers/sql.ts';
 import type {
   AgentRespondPayload,
@@ -76,14 +76,14 @@ export const REDUCERS: { [A in BuiltInAction]: Reducer<Payloads[A]> } = {
     findings: analyzeFsPath('read', p.path, false, ctx.paths),
     steps: one('read', p.path),
   }),
-  'fs.write': (p, ctx) => ({
-    // `~/.bashrc`, `.git/hooks/pre-commit`, a systemd unit: what is written there runs later.
-    findings: [
-      ...analyzeFsPath('write', p.path, false, ctx.paths),
-      ...plantedFindings(p.path, p.content, ctx),
-    ],
-    steps: one('write', p.path),
-  }),
+  'fs.write': (p, ctx) => {
+    // `~/.bashrc`, `.git/hooks/pre-commit`, a CI workflow, package.json: what is written there runs later.
+    const planted = plantedReading(p.path, p.content, ctx);
+    return {
+      findings: [...analyzeFsPath('write', p.path, false, ctx.paths), ...planted.findings],
+      steps: [...one('write', p.path), ...planted.steps],
+    };
+  },
   'fs.delete': (p, ctx) => ({
     findings: analyzeFsPath('delete', p.path, p.recursive === true, ctx.paths),
     steps: one('delete', p.path),

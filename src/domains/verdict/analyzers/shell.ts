@@ -12,6 +12,7 @@ import type { Finding } from '../codes.ts';
 import type { Step } from '../effects.ts';
 import { DEFAULT_EXECUTION_SETTINGS, type ExecutionSettings } from '../execution.ts';
 import { judgeGuards } from '../registry/guards.ts';
+import { runLater } from './run-later.ts';
 import { sensitiveFileKind } from './egress/content.ts';
 import {
   analyzeHost,
@@ -33,6 +34,7 @@ import {
 import { judgeContainerRun, judgeCtrRun } from './shell/containers.ts';
 import { applyFilter, echoOutput, interpretEscapes, MAX_DECODED, printfOutput } from './shell/decode.ts';
 import { analyzeInlineCode, languageOf } from './shell/inline-code.ts';
+import { secretInVariable, sendsSecretAway } from './shell/secret-variables.ts';
 import { stepOf, unknownProgram } from './shell/steps.ts';
 import { readSimpleScript, type SimpleStatement, type SimpleWord, STRUCTURAL } from './shell-simple.ts';
 
@@ -612,6 +614,21 @@ function wordString(word: ShNode | undefined, walk: Walk): Value {
   };
 }
 
+/**
+ * A variable the command line never set: its value is unknown, and in command position opaque.
+ * `$AWS_SECRET_ACCESS_KEY`, `$CI_JOB_TOKEN`: what the environment keeps under such a name is a secret.
+ */
+function unknownVariable(name: string, split: boolean): Piece {
+  return {
+    text: '',
+    split,
+    dynamic: true,
+    codeLike: true,
+    opaque: `$${name}, whose value is unknown`,
+    ...(secretInVariable(name) ? { sensitive: secretInVariable(name)! } : {}),
+  };
+}
+
 function paramPiece(part: ShNode, walk: Walk, quoted: boolean): Piece {
   const name = litValue(part['Param']);
   let value = lookup(walk, name);
@@ -717,14 +734,7 @@ function paramPiece(part: ShNode, walk: Walk, quoted: boolean): Piece {
     // `${X:?}`: the shell stops when X is unset, so no empty value ever reaches the command.
     return { text: `\${${name}}`, split: false, dynamic: true };
   }
-  if (value === undefined)
-    return {
-      text: '',
-      split: !quoted,
-      dynamic: true,
-      codeLike: true,
-      opaque: `$${name}, whose value is unknown`,
-    };
+  if (value === undefined) return unknownVariable(name, !quoted);
   const known = value.known ? { via } : {};
   const whole = value.array === true && value.items !== undefined && part['Index'] != null && quoted;
   return {
@@ -857,14 +867,7 @@ function expandSimpleWord(word: SimpleWord, walk: Walk, split = true): Field[] {
   const pieces: Piece[] = word.parts.map((part) => {
     if ('lit' in part) return { text: part.lit, split: false, dynamic: false };
     const value = lookup(walk, part.param);
-    if (value === undefined)
-      return {
-        text: '',
-        split: split && !part.quoted,
-        dynamic: true,
-        codeLike: true,
-        opaque: `$${part.param}, whose value is unknown`,
-      };
+    if (value === undefined) return unknownVariable(part.param, split && !part.quoted);
     return {
       text: value.text,
       // "$@" gives each parameter as a field of its own, as in the parser walk.
@@ -1172,30 +1175,59 @@ export function plantedFindings(
   content: string,
   options: Pick<ShellOptions, 'egress' | 'paths' | 'catalogue' | 'execution'>,
 ): Finding[] {
-  if (plantedDepth >= MAX_PLANTED_DEPTH) return [];
-  const commands = autoRunCommands(path, content, options.paths ?? DEFAULT_PATH_CONTEXT);
-  if (commands.length === 0) return [];
+  return plantedReading(path, content, options).findings;
+}
+
+/** `plantedFindings`, with the steps of the commands the file will run. */
+export function plantedReading(
+  path: string,
+  content: string,
+  options: Pick<ShellOptions, 'egress' | 'paths' | 'catalogue' | 'execution'>,
+): ShellReading {
+  if (plantedDepth >= MAX_PLANTED_DEPTH) return { findings: [], steps: [] };
+  const paths = options.paths ?? DEFAULT_PATH_CONTEXT;
+  let commands = autoRunCommands(path, content, paths);
+  let where = describeTarget(path);
   const findings: Finding[] = [];
+  if (commands.length === 0) {
+    const later = runLater(normalizePath(path, paths), content);
+    if (later === undefined) return { findings: [], steps: [] };
+    commands = later.commands;
+    where = `${where}, ${later.kind}`;
+    if (later.approvesEverything !== undefined) {
+      findings.push({
+        code: 'POLICY_VIOLATION',
+        message: `${later.approvesEverything} lets the agent run every command without asking (security control: a change only a person should make)`,
+        location: `path ${describeTarget(path)}`,
+      });
+    }
+  }
+  const steps: Step[] = [];
   plantedDepth++;
   try {
     // `env: {}` keeps these out of the per-command memo: their result depends on the depth.
-    for (const command of commands) findings.push(...analyzeShell(command, { ...options, env: {} }));
+    for (const command of commands) {
+      const reading = readShell(command, { ...options, env: {} });
+      steps.push(...reading.steps);
+      findings.push(
+        ...reading.findings
+          .filter(
+            (f) => !(f.code === 'POLICY_VIOLATION' && f.location === 'opaque code' && !/\bfetch/.test(f.message)),
+          )
+          .map((f) => ({ ...f, message: `${f.message} (written to ${where}, which runs it later)` })),
+      );
+    }
   } finally {
     plantedDepth--;
   }
-  return findings
-    .filter(
-      (f) => !(f.code === 'POLICY_VIOLATION' && f.location === 'opaque code' && !/\bfetch/.test(f.message)),
-    )
-    .map((f) => ({
-      ...f,
-      message: `${f.message} (written to ${describeTarget(path)}, which runs it later)`,
-    }));
+  return { findings, steps };
 }
 
 function judgePlanted(path: string, text: string, walk: Walk): void {
   const { egress, paths, catalogue, execution } = walk.ctx;
-  walk.findings.push(...plantedFindings(path, text, { egress, paths, catalogue, execution }));
+  const reading = plantedReading(path, text, { egress, paths, catalogue, execution });
+  walk.findings.push(...reading.findings);
+  walk.steps.push(...reading.steps);
 }
 
 /** What a file written earlier in the command line holds, when it was. */
@@ -2807,7 +2839,10 @@ function judgeNetwork(name: string, args: Field[], walk: Walk, stdin?: Stream): 
       'command "ssh"',
     );
   }
-  const sensitive = stdin?.sensitive ?? args.find((a) => a.sensitive)?.sensitive;
+  const hosts = texts.flatMap((t) => (/^[a-z][a-z0-9+.-]*:\/\//i.test(t) ? (hostOf(t) ?? []) : []));
+  const sensitive =
+    stdin?.sensitive ??
+    args.find((a) => a.sensitive !== undefined && sendsSecretAway(a.sensitive, a.text, hosts))?.sensitive;
   if (sensitive !== undefined && !sendsOnlyToTrusted(texts, walk.ctx.egress)) {
     push(
       walk,
