@@ -230,12 +230,15 @@ const IPV6_CANDIDATE =
   /(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]{0,4})(?:%[0-9A-Za-z]{1,15})?(?![\w:])/g;
 const VERSION_CONTEXT = /(?:\bv|\bversion|\bver\.?|\brelease|\bbuild|\bupgrade[ds]?\s+to|@)\s*$/i;
 
-function findIps(text: string, out: SpanSet): void {
+function findIpv4s(text: string, out: SpanSet): void {
   for (const m of text.matchAll(IPV4_CANDIDATE)) {
     if (!ipaddr.IPv4.isValidFourPartDecimal(m[0])) continue;
     if (VERSION_CONTEXT.test(before(text, m.index, 16))) continue;
     out.add({ type: 'IP', start: m.index, end: m.index + m[0].length });
   }
+}
+
+function findIpv6s(text: string, out: SpanSet): void {
   for (const m of text.matchAll(IPV6_CANDIDATE)) {
     const bare = m[0].split('%')[0]!;
     if (!/[0-9A-Fa-f]/.test(bare) || !ipaddr.IPv6.isValid(bare)) continue;
@@ -329,28 +332,46 @@ function findHighEntropyTokens(text: string, out: SpanSet): void {
 
 // --- public API ----------------------------------------------------------------------------
 
+type Detector = (text: string, out: SpanSet, options: ScrubOptions) => void;
+
+/**
+ * The detectors in order of priority (a span claimed by an earlier one is not reconsidered), each
+ * with what a text must hold for it to find anything: most need a digit, IPv6 a colon. (E-mail
+ * addresses are looked for at each "@", secrets near their rules' keywords, streets at numbers.)
+ */
+const DETECTORS: readonly { detect: Detector; needs?: 'digit' | 'colon' }[] = [
+  { detect: findSecrets },
+  { detect: findEmails },
+  { detect: findIbans, needs: 'digit' },
+  { detect: findCards, needs: 'digit' },
+  { detect: findSsns, needs: 'digit' },
+  { detect: findIpv4s, needs: 'digit' },
+  { detect: findIpv6s, needs: 'colon' },
+  {
+    detect: (text, out, options) => {
+      if (options.addresses !== false)
+        for (const a of findAddresses(text)) out.add({ type: 'ADDRESS', ...a });
+    },
+  },
+  {
+    detect: (text, out, options) => findPhones(text, out, options.region ?? DEFAULT_PHONE_REGION),
+    needs: 'digit',
+  },
+  { detect: findHighEntropyTokens, needs: 'digit' },
+  {
+    detect: (text, out, options) => {
+      if (options.names !== false) for (const n of findNames(text)) out.add({ type: 'PERSON', ...n });
+    },
+  },
+];
+
 /** All detected spans in `text`, sorted by position, with offsets into `text`. */
 export function detectPii(text: string, options: ScrubOptions = {}): PiiSpan[] {
   const spans = new SpanSet();
-  const detectors: ((text: string, spans: SpanSet) => void)[] = [
-    findSecrets,
-    findEmails,
-    findIbans,
-    findCards,
-    findSsns,
-    findIps,
-    (t, out) => {
-      if (options.addresses !== false) for (const a of findAddresses(t)) out.add({ type: 'ADDRESS', ...a });
-    },
-    (t, out) => findPhones(t, out, options.region ?? DEFAULT_PHONE_REGION),
-    findHighEntropyTokens,
-    (t, out) => {
-      if (options.names !== false) for (const n of findNames(t)) out.add({ type: 'PERSON', ...n });
-    },
-  ];
-  // Order is priority: a span claimed by an earlier detector is not reconsidered.
-  for (const detect of detectors) {
-    detect(text, spans);
+  const holds = { digit: /\d/.test(text), colon: text.includes(':') };
+  for (const { detect, needs } of DETECTORS) {
+    if (needs !== undefined && !holds[needs]) continue;
+    detect(text, spans, options);
     spans.settle();
   }
   return spans.settle();
