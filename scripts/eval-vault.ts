@@ -22,7 +22,10 @@ const embedderKind = arg('--embedder', 'local');
 const only = new Set(arg('--only', 'retrieval,conflicts,pii').split(','));
 const showErrors = process.argv.includes('--errors');
 const storage = arg('--storage', 'memory');
-if (embedderKind !== 'local' && embedderKind !== 'hash') throw new Error('--embedder must be local or hash');
+if (embedderKind !== 'local' && embedderKind !== 'hash' && !embedderKind.startsWith('onnx:'))
+  throw new Error('--embedder must be local, hash or onnx:<folder>');
+// A statement cosine floor to try for another model (ARBITER_RELEVANCE_FLOOR once chosen).
+const floorArg = process.argv.includes('--floor') ? Number(arg('--floor', '')) : undefined;
 if (!['memory', 'sqlite', 'postgres'].includes(storage))
   throw new Error('--storage must be memory, sqlite or postgres');
 
@@ -93,7 +96,11 @@ async function retrievalThroughStorage(kind: 'sqlite' | 'postgres', data: Retrie
     prefix: 'arbiter_eval',
   });
   const container = await createContainer(
-    loadConfig({ ...scratch.env, ARBITER_EMBEDDER: embedderKind }),
+    loadConfig({
+      ...scratch.env,
+      ARBITER_EMBEDDER: embedderKind,
+      ...(floorArg === undefined ? {} : { ARBITER_RELEVANCE_FLOOR: String(floorArg) }),
+    }),
     createLogger('warn'),
   );
   try {
@@ -121,7 +128,7 @@ async function retrievalThroughStorage(kind: 'sqlite' | 'postgres', data: Retrie
       unrelated.push(top && { text: top.claim, relevance: top.relevance });
     }
     const seconds = (performance.now() - started) / 1000;
-    const label = `${kind} (${container.ledger.vectors.kind}), ${container.ledger.embedder.id}, floor ${JSON.stringify(relevanceFloorFor(container.ledger.embedder.id))}`;
+    const label = `${kind} (${container.ledger.vectors.kind}), ${container.ledger.embedder.id}, floor ${JSON.stringify(relevanceFloorFor(container.ledger.embedder.id, floorArg))}`;
     if (merged > 0) console.log(`    note: ${merged} claims normalised to an already stored claim`);
     const sentences = data.claims.length + data.queries.length + data.unrelated_queries.length;
     return { label, outcome: { answered, unrelated, sentences, seconds } };
@@ -133,7 +140,7 @@ async function retrievalThroughStorage(kind: 'sqlite' | 'postgres', data: Retrie
 
 async function evalRetrievalInMemory(embedder: Embedder): Promise<void> {
   const data = readRetrieval();
-  const floor = relevanceFloorFor(embedder.id);
+  const floor = relevanceFloorFor(embedder.id, floorArg);
   const index = new InMemoryHybridIndex(embedder, floor);
   const started = performance.now();
   await index.addAll(data.claims.map((c) => ({ ...c, confidence: 1 })));
@@ -298,7 +305,13 @@ function evalPresidioTests(): void {
 }
 
 const needsEmbedder = (only.has('retrieval') && storage === 'memory') || only.has('conflicts');
-const embedder = needsEmbedder ? await createEmbedder({ kind: embedderKind }) : undefined;
+const embedder = needsEmbedder
+  ? await createEmbedder(
+      embedderKind.startsWith('onnx:')
+        ? { kind: 'onnx', folder: embedderKind.slice('onnx:'.length) }
+        : { kind: embedderKind as 'local' | 'hash' },
+    )
+  : undefined;
 console.log(`data: ${dataDir}`);
 if (only.has('retrieval')) {
   if (storage === 'memory') await evalRetrievalInMemory(embedder!);

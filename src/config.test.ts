@@ -30,6 +30,14 @@ describe('whole-number settings', () => {
   });
 });
 
+describe('ARBITER_RELEVANCE_FLOOR', () => {
+  it('is unset by default, a cosine in (0, 1) otherwise', () => {
+    expect(loadConfig({}).relevanceFloor).toBeUndefined();
+    expect(loadConfig({ ARBITER_RELEVANCE_FLOOR: '0.29' }).relevanceFloor).toBe(0.29);
+    expect(() => loadConfig({ ARBITER_RELEVANCE_FLOOR: '1.2' })).toThrow(ConfigError);
+  });
+});
+
 describe('ARBITER_RERANKER', () => {
   it('is off unless set, and reads a TEI or Cohere-compatible endpoint', () => {
     expect(loadConfig({}).reranker).toBeUndefined();

@@ -44,12 +44,22 @@ const EnvSchema = Type.Object({
   ARBITER_WEBHOOK_DISABLE_AFTER_MS: Type.Integer({ minimum: 0, default: 86_400_000 }),
   ARBITER_ESCALATION_TTL_MS: Type.Integer({ minimum: 1000, default: 86_400_000 }),
   ARBITER_ESCALATION_SWEEP_MS: Type.Integer({ minimum: 100, default: 60_000 }),
-  ARBITER_EMBEDDER: Type.Union([Type.Literal('local'), Type.Literal('openai'), Type.Literal('hash')], {
-    default: 'local',
-  }),
+  ARBITER_EMBEDDER: Type.Union(
+    [
+      Type.Literal('local'),
+      Type.Literal('openai'),
+      Type.Literal('hash'),
+      Type.String({
+        pattern: '^onnx:.+',
+        description: 'onnx:<folder> with model.onnx, tokenizer.json, config.json',
+      }),
+    ],
+    { default: 'local' },
+  ),
   ARBITER_OPENAI_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   ARBITER_OPENAI_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   ARBITER_OPENAI_MODEL: Type.Optional(Type.String({ minLength: 1 })),
+  ARBITER_RELEVANCE_FLOOR: Type.Optional(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1 })),
   ARBITER_RERANKER: Type.Optional(Type.String({ pattern: '^(tei|cohere):https?://' })),
   ARBITER_RERANKER_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   ARBITER_RERANKER_MODEL: Type.Optional(Type.String({ minLength: 1 })),
@@ -62,12 +72,15 @@ export interface Config {
   readonly embedder:
     | { readonly kind: 'local' }
     | { readonly kind: 'hash' }
+    | { readonly kind: 'onnx'; readonly folder: string }
     | {
         readonly kind: 'openai';
         readonly baseUrl: string;
         readonly model: string;
         readonly apiKey: string | undefined;
       };
+  /** Search's statement cosine floor for another model than the shipped one (`eval:vault -- --floor`). */
+  readonly relevanceFloor: number | undefined;
   /** An optional cross-encoder reranker over HTTP (`ARBITER_RERANKER=tei:<url>` or `cohere:<url>`). */
   readonly reranker:
     | {
@@ -223,7 +236,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             model: parsed.ARBITER_OPENAI_MODEL!,
             apiKey: parsed.ARBITER_OPENAI_API_KEY,
           })
-        : Object.freeze({ kind: parsed.ARBITER_EMBEDDER }),
+        : parsed.ARBITER_EMBEDDER.startsWith('onnx:')
+          ? Object.freeze({
+              kind: 'onnx' as const,
+              folder: path.resolve(parsed.ARBITER_EMBEDDER.slice('onnx:'.length)),
+            })
+          : Object.freeze({ kind: parsed.ARBITER_EMBEDDER as 'local' | 'hash' }),
+    relevanceFloor: parsed.ARBITER_RELEVANCE_FLOOR,
     reranker: rerankerOf(parsed),
     port: parsed.PORT,
     host: parsed.HOST,

@@ -153,6 +153,8 @@ export interface LedgerServiceDeps {
   names?: NameVault;
   /** Orders what passed the relevance floor (a cross-encoder); search answers without it when it fails. */
   reranker?: Reranker;
+  /** Statement cosine floor of search for another model (`relevanceFloorFor`). */
+  relevanceFloor?: number;
   /** Told when the reranker fails. */
   warn?: (details: Record<string, unknown>, message: string) => void;
   now?: () => Date;
@@ -709,7 +711,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
     async search(accountId: string, query: string, topK: number): Promise<SearchHit[]> {
       const scrubbed = await scrubQuery(accountId, query);
       const embedder = await deps.embedder();
-      const floor: RelevanceFloor = relevanceFloorFor(embedder.id);
+      const floor: RelevanceFloor = relevanceFloorFor(embedder.id, deps.relevanceFloor);
       // Full text needs no vector: it runs while the query is embedded (a model on its own thread).
       const [[vector, nearest], lexicalHits] = await Promise.all([
         queryVectors

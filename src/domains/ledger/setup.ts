@@ -75,9 +75,11 @@ function embedderConfig(config: Config['embedder']) {
         model: config.model,
         ...(config.apiKey ? { apiKey: config.apiKey } : {}),
       }
-    : config.kind === 'local'
-      ? { kind: 'local' as const }
-      : { kind: 'hash' as const };
+    : config.kind === 'onnx'
+      ? { kind: 'onnx' as const, folder: config.folder }
+      : config.kind === 'local'
+        ? { kind: 'local' as const }
+        : { kind: 'hash' as const };
 }
 
 /**
@@ -86,7 +88,8 @@ function embedderConfig(config: Config['embedder']) {
  */
 export async function createLedger(deps: {
   db: Db;
-  config: Pick<Config, 'embedder' | 'database'> & Partial<Pick<Config, 'vectorCacheBytes' | 'reranker'>>;
+  config: Pick<Config, 'embedder' | 'database'> &
+    Partial<Pick<Config, 'vectorCacheBytes' | 'reranker' | 'relevanceFloor'>>;
   audit: Pick<AuditRepo, 'appendIn'>;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
   /** `arbiter reindex` opens the ledger knowing the index is stale. */
@@ -121,6 +124,7 @@ export async function createLedger(deps: {
     scrubOptions: piiSettings.scrubOptions,
     ...(deps.secrets ? { names: createNameVault(deps.db.kysely, deps.secrets) } : {}),
     ...(deps.config.reranker ? { reranker: createHttpReranker(deps.config.reranker) } : {}),
+    ...(deps.config.relevanceFloor === undefined ? {} : { relevanceFloor: deps.config.relevanceFloor }),
     warn: (details, message) => deps.logger.warn(details, message),
   });
 

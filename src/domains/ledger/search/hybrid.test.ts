@@ -4,6 +4,7 @@ import {
   exactNearest,
   fuseRankings,
   HASH_RELEVANCE_FLOOR,
+  LOCAL_RELEVANCE_FLOOR,
   passesFloor,
   RRF_K,
   rankByRelevanceAndConfidence,
@@ -128,5 +129,16 @@ describe('InMemoryHybridIndex', () => {
     expect((await index.search('which database do orders use?'))[0]?.id).toBe('db');
     expect((await index.search('who is on call for payments'))[0]?.id).toBe('oncall');
     expect(await index.search('best hiking trails near the lake')).toEqual([]);
+  });
+});
+
+describe('relevanceFloorFor with a measured cosine', () => {
+  it('replaces the statement cosine and scales the other cosines by the same factor', () => {
+    const floor = relevanceFloorFor('onnx-all-MiniLM-L6-v2', 0.29);
+    expect(floor.cosine).toBe(0.29);
+    expect(floor.cosineWithOverlap).toBeCloseTo(0.2, 3);
+    expect(floor.questionCosine).toBeCloseTo(0.15, 3);
+    expect(floor.minOverlap).toBe(0.5);
+    expect(relevanceFloorFor('onnx-all-MiniLM-L6-v2')).toBe(LOCAL_RELEVANCE_FLOOR);
   });
 });

@@ -81,11 +81,24 @@ export const LOCAL_RELEVANCE_FLOOR: RelevanceFloor = {
 export const HASH_RELEVANCE_FLOOR: RelevanceFloor = { cosine: 0.33, cosineWithOverlap: 0.2, minOverlap: 0.4 };
 
 /**
- * The floor for an embedder. Other models (`openai`) have their own cosine scales; until one is
- * tuned, the USE floor is the starting point and should be re-measured with this script.
+ * The floor for an embedder. Other models (`openai`, `onnx:`) have their own cosine scales: the
+ * USE floor is the starting point, and `cosine` (`ARBITER_RELEVANCE_FLOOR`, measured with
+ * `eval:vault -- --floor`) replaces its statement cosine, the question and overlap cosines scaled
+ * by the same factor.
  */
-export function relevanceFloorFor(embedderId: string): RelevanceFloor {
-  return embedderId.startsWith('hash-') ? HASH_RELEVANCE_FLOOR : LOCAL_RELEVANCE_FLOOR;
+export function relevanceFloorFor(embedderId: string, cosine?: number): RelevanceFloor {
+  if (cosine === undefined)
+    return embedderId.startsWith('hash-') ? HASH_RELEVANCE_FLOOR : LOCAL_RELEVANCE_FLOOR;
+  const base = embedderId.startsWith('hash-') ? HASH_RELEVANCE_FLOOR : LOCAL_RELEVANCE_FLOOR;
+  const f = cosine / base.cosine;
+  const scaled = (x: number | undefined) => (x === undefined ? undefined : Math.round(x * f * 1000) / 1000);
+  return {
+    ...base,
+    cosine,
+    cosineWithOverlap: scaled(base.cosineWithOverlap)!,
+    ...(base.questionCosine === undefined ? {} : { questionCosine: scaled(base.questionCosine)! }),
+    ...(base.answerCosine === undefined ? {} : { answerCosine: scaled(base.answerCosine)! }),
+  };
 }
 
 export function passesFloor(hit: { cosine: number; overlap: number }, floor: RelevanceFloor): boolean {
