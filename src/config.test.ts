@@ -54,6 +54,10 @@ describe('ARBITER_RERANKER', () => {
         ARBITER_RERANKER_API_KEY: 'k',
       }).reranker,
     ).toMatchObject({ api: 'cohere', model: 'rerank-v3.5', apiKey: 'k' });
+    expect(loadConfig({ ARBITER_RERANKER: 'onnx:/models/ms-marco' }).reranker).toEqual({
+      api: 'onnx',
+      folder: '/models/ms-marco',
+    });
   });
 
   it.each([

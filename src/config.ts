@@ -60,7 +60,7 @@ const EnvSchema = Type.Object({
   ARBITER_OPENAI_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   ARBITER_OPENAI_MODEL: Type.Optional(Type.String({ minLength: 1 })),
   ARBITER_RELEVANCE_FLOOR: Type.Optional(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1 })),
-  ARBITER_RERANKER: Type.Optional(Type.String({ pattern: '^(tei|cohere):https?://' })),
+  ARBITER_RERANKER: Type.Optional(Type.String({ pattern: '^((tei|cohere):https?://|onnx:.)' })),
   ARBITER_RERANKER_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   ARBITER_RERANKER_MODEL: Type.Optional(Type.String({ minLength: 1 })),
 });
@@ -81,7 +81,7 @@ export interface Config {
       };
   /** Search's statement cosine floor for another model than the shipped one (`eval:vault -- --floor`). */
   readonly relevanceFloor: number | undefined;
-  /** An optional cross-encoder reranker over HTTP (`ARBITER_RERANKER=tei:<url>` or `cohere:<url>`). */
+  /** An optional cross-encoder reranker (`ARBITER_RERANKER=tei:<url>`, `cohere:<url>` or `onnx:<folder>`). */
   readonly reranker:
     | {
         readonly api: 'tei' | 'cohere';
@@ -89,6 +89,7 @@ export interface Config {
         readonly apiKey: string | undefined;
         readonly model: string | undefined;
       }
+    | { readonly api: 'onnx'; readonly folder: string }
     | undefined;
   readonly port: number;
   readonly host: string;
@@ -292,6 +293,8 @@ function rerankerOf(parsed: Env): Config['reranker'] {
   const spec = parsed.ARBITER_RERANKER;
   if (spec === undefined) return undefined;
   const at = spec.indexOf(':');
+  if (spec.startsWith('onnx:'))
+    return Object.freeze({ api: 'onnx' as const, folder: path.resolve(spec.slice(at + 1)) });
   const api = spec.slice(0, at) as 'tei' | 'cohere';
   if (api === 'cohere' && !parsed.ARBITER_RERANKER_MODEL) {
     throw new ConfigError(

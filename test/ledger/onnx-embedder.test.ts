@@ -9,8 +9,9 @@ import {
   ONNX_RUNTIME_MISSING,
   WordPieceTokenizer,
 } from '../../src/domains/ledger/embeddings/onnx.ts';
+import { createOnnxReranker } from '../../src/domains/ledger/search/reranker.ts';
 import { bearer, createTestApp } from '../helpers/app.ts';
-import { TINY_DIMENSION, writeTinyModel } from './fixtures/tiny-onnx.ts';
+import { TINY_DIMENSION, writeTinyCrossEncoder, writeTinyModel } from './fixtures/tiny-onnx.ts';
 
 /** onnxruntime-node is an optional peer dependency: where it is not installed, these say so and skip. */
 const runtime = await loadOnnxRuntime().catch(() => undefined);
@@ -83,6 +84,51 @@ describe('the onnx embedder', () => {
       );
     } finally {
       rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the onnx cross-encoder', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'arbiter-onnx-rerank-'));
+  writeTinyCrossEncoder(dir);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads a pair as [CLS] a [SEP] b [SEP] with segments 0 and 1', () => {
+    const tokenizer = new WordPieceTokenizer(
+      { model: { type: 'WordPiece', vocab: { '[UNK]': 1, '[CLS]': 2, '[SEP]': 3, which: 4, desk: 5 } } },
+      16,
+    );
+    expect(tokenizer.encodePair('which', 'desk')).toEqual({ ids: [2, 4, 3, 5, 3], typeIds: [0, 0, 0, 1, 1] });
+  });
+
+  it.skipIf(!runtime)('scores each pair with the model, in the order of the texts', async () => {
+    const reranker = await createOnnxReranker(dir, runtime);
+    expect(reranker.id).toBe('onnx-tiny-cross-encoder');
+    expect(await reranker.rerank('which desk', ['desk one', 'desk two', 'desk three'])).toEqual([1, 0.5, 2]);
+  });
+
+  it.skipIf(!runtime)('orders search results with ARBITER_RERANKER=onnx:<folder>', async () => {
+    const t = await createTestApp('sqlite', { env: { ARBITER_RERANKER: `onnx:${dir}` } });
+    try {
+      const key = (await t.newAccount()).key;
+      const post = (url: string, payload: object) =>
+        t.app.inject({ method: 'POST', url, headers: bearer(key), payload });
+      for (const n of ['one', 'two', 'three'])
+        await post('/v2/vault/store', {
+          claim: `Refunds go to desk ${n} in Lyon.`,
+          source: 's',
+          confidence: 1,
+        });
+      const found = (
+        await post('/v2/vault/search', { query: 'Which desk do refunds go to in Lyon?', top_k: 3 })
+      ).json();
+      expect(found.results.map((r: { claim: string }) => r.claim.split(' ')[4])).toEqual([
+        'three',
+        'one',
+        'two',
+      ]);
+    } finally {
+      await t.close();
     }
   });
 });

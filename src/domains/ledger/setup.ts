@@ -13,7 +13,7 @@ import { createNameVault } from './pii/name-vault.ts';
 import { warmUpNames } from './pii/names.ts';
 import { createPiiSettings } from './pii/settings.ts';
 import { createLedgerRepo, type LedgerRepo } from './repo.ts';
-import { createHttpReranker } from './search/reranker.ts';
+import { createHttpReranker, createOnnxReranker } from './search/reranker.ts';
 import { createLedgerService } from './service.ts';
 import { createFullTextIndex } from './storage/full-text.ts';
 import { queriesOffThread } from './storage/knn-thread.ts';
@@ -65,6 +65,16 @@ async function checkEmbedder(repo: LedgerRepo, embedder: Embedder, vectors: Vect
   if (!recorded || recorded.id !== embedder.id || recorded.dimension !== embedder.dimension) {
     await repo.metaSet(EMBEDDER_META_KEY, JSON.stringify({ id: embedder.id, dimension: embedder.dimension }));
   }
+}
+
+function createReranker(config: NonNullable<Config['reranker']>) {
+  if (config.api === 'onnx') return createOnnxReranker(config.folder);
+  return createHttpReranker({
+    api: config.api,
+    url: config.url,
+    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+    ...(config.model ? { model: config.model } : {}),
+  });
 }
 
 function embedderConfig(config: Config['embedder']) {
@@ -123,7 +133,7 @@ export async function createLedger(deps: {
     audit: deps.audit,
     scrubOptions: piiSettings.scrubOptions,
     ...(deps.secrets ? { names: createNameVault(deps.db.kysely, deps.secrets) } : {}),
-    ...(deps.config.reranker ? { reranker: createHttpReranker(deps.config.reranker) } : {}),
+    ...(deps.config.reranker ? { reranker: await createReranker(deps.config.reranker) } : {}),
     ...(deps.config.relevanceFloor === undefined ? {} : { relevanceFloor: deps.config.relevanceFloor }),
     warn: (details, message) => deps.logger.warn(details, message),
   });

@@ -12,22 +12,22 @@ import { batches, type Embedder, l2Normalize } from './embedder.ts';
  */
 
 /** What the runtime offers that this adapter uses (a subset of onnxruntime-node's API). */
-interface OrtTensor {
+export interface OrtTensor {
   readonly dims: readonly number[];
   readonly data: ArrayLike<number | bigint>;
 }
-interface OrtSession {
+export interface OrtSession {
   readonly inputNames: readonly string[];
   readonly outputNames: readonly string[];
   run(feeds: Record<string, OrtTensor>): Promise<Record<string, OrtTensor>>;
 }
-interface OrtRuntime {
+export interface OrtRuntime {
   InferenceSession: { create(path: string): Promise<OrtSession> };
   Tensor: new (type: 'int64', data: BigInt64Array, dims: number[]) => OrtTensor;
 }
 
 export const ONNX_RUNTIME_MISSING =
-  'ARBITER_EMBEDDER=onnx:<folder> needs the optional package onnxruntime-node: run `npm install onnxruntime-node` (the repository .npmrc skips its GPU download)';
+  'onnx:<folder> (ARBITER_EMBEDDER or ARBITER_RERANKER) needs the optional package onnxruntime-node: run `npm install onnxruntime-node` (the repository .npmrc skips its GPU download)';
 
 /** The runtime, or an error saying how to install it. */
 export async function loadOnnxRuntime(specifier = 'onnxruntime-node'): Promise<OrtRuntime> {
@@ -43,14 +43,18 @@ export async function loadOnnxRuntime(specifier = 'onnxruntime-node'): Promise<O
 
 const BATCH = 32;
 
-export async function createOnnxEmbedder(folder: string, runtime?: OrtRuntime): Promise<Embedder> {
+/** A Hugging Face-layout model folder opened: its session, tokenizer and name. */
+export async function openModelFolder(
+  folder: string,
+  runtime?: OrtRuntime,
+): Promise<{ ort: OrtRuntime; session: OrtSession; tokenizer: WordPieceTokenizer; name: string }> {
   const ort = runtime ?? (await loadOnnxRuntime());
   const read = (file: string): string => {
     try {
       return readFileSync(path.join(folder, file), 'utf8');
     } catch {
       throw new Error(
-        `ARBITER_EMBEDDER=onnx:${folder}: ${file} is missing (the folder needs model.onnx, tokenizer.json and config.json)`,
+        `onnx:${folder}: ${file} is missing (the folder needs model.onnx, tokenizer.json and config.json)`,
       );
     }
   };
@@ -64,24 +68,53 @@ export async function createOnnxEmbedder(folder: string, runtime?: OrtRuntime): 
   );
   read('model.onnx');
   const session = await ort.InferenceSession.create(path.join(folder, 'model.onnx'));
+  const name = config._name_or_path?.split('/').pop() || path.basename(path.resolve(folder));
+  return { ort, session, tokenizer, name };
+}
+
+/** int64 tensors for `input_ids`, `attention_mask` and `token_type_ids` (any other input zeros), padded. */
+export function feedsFor(
+  ort: OrtRuntime,
+  session: OrtSession,
+  rows: ReadonlyArray<{ ids: readonly number[]; typeIds?: readonly number[] }>,
+): { feeds: Record<string, OrtTensor>; length: number } {
+  const length = Math.max(1, ...rows.map((r) => r.ids.length));
+  const ids = new BigInt64Array(rows.length * length);
+  const mask = new BigInt64Array(rows.length * length);
+  const types = new BigInt64Array(rows.length * length);
+  rows.forEach((r, b) => {
+    r.ids.forEach((id, i) => {
+      ids[b * length + i] = BigInt(id);
+      mask[b * length + i] = 1n;
+      types[b * length + i] = BigInt(r.typeIds?.[i] ?? 0);
+    });
+  });
+  const dims = [rows.length, length];
+  const feeds: Record<string, OrtTensor> = {};
+  for (const name of session.inputNames) {
+    const data =
+      name === 'input_ids'
+        ? ids
+        : name === 'attention_mask'
+          ? mask
+          : name === 'token_type_ids'
+            ? types
+            : new BigInt64Array(ids.length);
+    feeds[name] = new ort.Tensor('int64', data, dims);
+  }
+  return { feeds, length };
+}
+
+export async function createOnnxEmbedder(folder: string, runtime?: OrtRuntime): Promise<Embedder> {
+  const { ort, session, tokenizer, name } = await openModelFolder(folder, runtime);
 
   async function embedBatch(texts: readonly string[]): Promise<Float32Array[]> {
     const encoded = texts.map((t) => tokenizer.encode(t));
-    const length = Math.max(1, ...encoded.map((e) => e.length));
-    const ids = new BigInt64Array(texts.length * length);
-    const mask = new BigInt64Array(texts.length * length);
-    encoded.forEach((e, b) => {
-      e.forEach((id, i) => {
-        ids[b * length + i] = BigInt(id);
-        mask[b * length + i] = 1n;
-      });
-    });
-    const feeds: Record<string, OrtTensor> = {};
-    for (const name of session.inputNames) {
-      if (name === 'input_ids') feeds[name] = new ort.Tensor('int64', ids, [texts.length, length]);
-      else if (name === 'attention_mask') feeds[name] = new ort.Tensor('int64', mask, [texts.length, length]);
-      else feeds[name] = new ort.Tensor('int64', new BigInt64Array(ids.length), [texts.length, length]);
-    }
+    const { feeds, length } = feedsFor(
+      ort,
+      session,
+      encoded.map((ids) => ({ ids })),
+    );
     const output = (await session.run(feeds))[session.outputNames[0]!]!;
     const data = output.data as Float32Array;
     if (output.dims.length === 2) {
@@ -102,7 +135,6 @@ export async function createOnnxEmbedder(folder: string, runtime?: OrtRuntime): 
   }
 
   const [probe] = await embedBatch(['dimension']);
-  const name = config._name_or_path?.split('/').pop() || path.basename(path.resolve(folder));
   return {
     id: `onnx-${name}`,
     dimension: probe!.length,
@@ -159,16 +191,47 @@ export class WordPieceTokenizer {
   }
 
   encode(text: string): number[] {
-    const normal = this.lowercase ? text.toLowerCase() : text;
+    const room = this.maxLength - (this.cls === undefined ? 0 : 1) - (this.sep === undefined ? 0 : 1);
+    return this.framed([this.pieceIds(text, room)]).ids;
+  }
+
+  /**
+   * A pair as a cross-encoder reads it: `[CLS] a [SEP] b [SEP]`, segment 0 then 1, `b` cut first
+   * (then `a`) to fit the model's length.
+   */
+  encodePair(a: string, b: string): { ids: number[]; typeIds: number[] } {
+    const specials = (this.cls === undefined ? 0 : 1) + (this.sep === undefined ? 0 : 2);
+    const room = Math.max(2, this.maxLength - specials);
+    const first = this.pieceIds(a, Math.max(1, Math.floor(room / 2)));
+    return this.framed([first, this.pieceIds(b, room - first.length)]);
+  }
+
+  private framed(segments: number[][]): { ids: number[]; typeIds: number[] } {
     const ids: number[] = this.cls === undefined ? [] : [this.cls];
-    const room = this.maxLength - (this.sep === undefined ? 0 : 1);
+    const typeIds: number[] = this.cls === undefined ? [] : [0];
+    segments.forEach((segment, i) => {
+      for (const id of segment) {
+        ids.push(id);
+        typeIds.push(i);
+      }
+      if (this.sep !== undefined) {
+        ids.push(this.sep);
+        typeIds.push(i);
+      }
+    });
+    return { ids, typeIds };
+  }
+
+  /** The WordPiece ids of `text`, at most `limit`. */
+  private pieceIds(text: string, limit: number): number[] {
+    const normal = this.lowercase ? text.toLowerCase() : text;
+    const ids: number[] = [];
     for (const word of normal.match(/[\p{L}\p{N}\p{M}]+|[^\s\p{L}\p{N}\p{M}]/gu) ?? []) {
       for (const id of this.pieces(word)) {
-        if (ids.length >= room) break;
+        if (ids.length >= limit) return ids;
         ids.push(id);
       }
     }
-    if (this.sep !== undefined) ids.push(this.sep);
     return ids;
   }
 

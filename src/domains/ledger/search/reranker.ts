@@ -1,9 +1,12 @@
+import { feedsFor, type OrtRuntime, openModelFolder } from '../embeddings/onnx.ts';
+
 /**
  * An optional cross-encoder reranker (`ARBITER_RERANKER`): it reads the question and each claim
  * together, which a bi-encoder cannot (ledger README, "Questions"). Search asks it to order the
  * claims that passed the relevance floor; it never decides what passes. Served over HTTP in the
  * two common shapes: Hugging Face text-embeddings-inference (`POST /rerank`) and Cohere-compatible
- * `POST /v1/rerank` (Cohere, Jina, vLLM, Infinity …).
+ * `POST /v1/rerank` (Cohere, Jina, vLLM, Infinity …), or run in-process from a Hugging Face-layout
+ * folder (`onnx:<folder>`, a ms-marco cross-encoder export) with the optional onnxruntime-node.
  */
 
 export interface Reranker {
@@ -79,6 +82,28 @@ export function createHttpReranker(options: HttpRerankerOptions): Reranker {
         if (index >= 0 && index < texts.length) scores[index] = score;
       }
       return scores;
+    },
+  };
+}
+
+/**
+ * A cross-encoder from a folder: `[CLS] query [SEP] text [SEP]` (segments 0 and 1), one logit per
+ * pair (the last one when the model gives two classes) as the score.
+ */
+export async function createOnnxReranker(folder: string, runtime?: OrtRuntime): Promise<Reranker> {
+  const { ort, session, tokenizer, name } = await openModelFolder(folder, runtime);
+  return {
+    id: `onnx-${name}`,
+    async rerank(query, texts) {
+      if (texts.length === 0) return [];
+      const { feeds } = feedsFor(
+        ort,
+        session,
+        texts.map((t) => tokenizer.encodePair(query, t)),
+      );
+      const output = (await session.run(feeds))[session.outputNames[0]!]!;
+      const perPair = output.data.length / texts.length;
+      return texts.map((_, b) => Number(output.data[b * perPair + perPair - 1]));
     },
   };
 }
