@@ -8,19 +8,23 @@
  *   milliseconds, where parsing the 26 MB database took a second and held ~135 MB per thread.
  * - `src/domains/ledger/pii/name-lexicon.json`: what compromise's lexicon says of each single
  *   lower-case word, reduced to the role the name finder gives it (see names.ts), so that the
- *   server does not load compromise (its model and plugins) to read ~20,000 tags.
+ *   server does not load compromise (its model and plugins, ~40 MB a thread) to read its tags.
+ * - `src/domains/ledger/conflicts/verb-tags.json`: compromise's tags of the words that are verb
+ *   forms, as the fact reader asks for them (see fact.ts), for the same reason.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nlp from 'compromise';
+import type { VerbTags } from '../src/domains/ledger/conflicts/fact.ts';
 import { WORDNET_MAGIC } from '../src/domains/ledger/conflicts/wordnet.ts';
 import type { NameLexicon } from '../src/domains/ledger/pii/names.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const WORDNET_FILE = join(repoRoot, 'src/domains/ledger/conflicts/wordnet.bin');
 export const NAME_LEXICON_FILE = join(repoRoot, 'src/domains/ledger/pii/name-lexicon.json');
+export const VERB_TAGS_FILE = join(repoRoot, 'src/domains/ledger/conflicts/verb-tags.json');
 
 // --- the section file wordnet.ts reads ----------------------------------------------------
 
@@ -247,11 +251,29 @@ export function buildNameLexicon(): NameLexicon {
 
 export const nameLexiconJson = (lexicon: NameLexicon): string => `${JSON.stringify(lexicon, null, 1)}\n`;
 
+/** compromise's lexicon entries that are verb forms (present, past, infinitive, participle), tags as strings. */
+export function buildVerbTags(): VerbTags {
+  const raw = (nlp.model() as { one: { lexicon: Record<string, string | string[]> } }).one.lexicon;
+  const tags: Record<string, string> = {};
+  for (const [w, tag] of Object.entries(raw)) {
+    const t = String(tag);
+    if (
+      /PresentTense|PastTense|Infinitive|Participle|Copula|Gerund/.test(t) &&
+      !/Plural|Singular|Adjective/.test(t)
+    )
+      tags[w] = t;
+  }
+  return { source: `compromise ${(nlp as unknown as { version: string }).version}`, tags };
+}
+
+export const verbTagsJson = (verbs: VerbTags): string => `${JSON.stringify(verbs, null, 1)}\n`;
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const index = buildWordNetIndex();
   writeFileSync(WORDNET_FILE, index);
   const names = buildNameLexicon();
   writeFileSync(NAME_LEXICON_FILE, nameLexiconJson(names));
+  writeFileSync(VERB_TAGS_FILE, verbTagsJson(buildVerbTags()));
   console.log(
     `wrote ${WORDNET_FILE} (${(index.length / 1e6).toFixed(1)} MB) and ${NAME_LEXICON_FILE} (${names.first.length} first names, ${names.last.length} surnames)`,
   );

@@ -2,9 +2,12 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   buildNameLexicon,
+  buildVerbTags,
   buildWordNetIndex,
   NAME_LEXICON_FILE,
   nameLexiconJson,
+  VERB_TAGS_FILE,
+  verbTagsJson,
   WORDNET_FILE,
 } from '../../scripts/build-lexicons.ts';
 import {
@@ -23,6 +26,10 @@ describe('shipped lexicons', () => {
 
   it('name-lexicon.json is what scripts/build-lexicons.ts builds from the installed compromise', () => {
     expect(readFileSync(NAME_LEXICON_FILE, 'utf8')).toBe(nameLexiconJson(buildNameLexicon()));
+  });
+
+  it('verb-tags.json is what scripts/build-lexicons.ts builds from the installed compromise', () => {
+    expect(readFileSync(VERB_TAGS_FILE, 'utf8')).toBe(verbTagsJson(buildVerbTags()));
   });
 });
 

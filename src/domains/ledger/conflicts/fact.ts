@@ -1,4 +1,4 @@
-import nlp from 'compromise';
+import { readFileSync } from 'node:fs';
 import { stem } from '../search/lexical.ts';
 import { IRREGULAR, NUMBER_WORDS } from './lexicon.ts';
 import { wordNet } from './wordnet.ts';
@@ -266,21 +266,22 @@ function tokens(text: string): Tok[] {
   return out;
 }
 
+/** compromise's tags of the words that are verb forms, as `verb-tags.json` holds them. */
+export interface VerbTags {
+  source: string;
+  tags: Record<string, string>;
+}
+
 let verbTags: Map<string, string> | undefined;
 
-/** compromise's lexicon: which words are verb forms (present, past, infinitive, participle). */
+/**
+ * compromise's lexicon: which words are verb forms (present, past, infinitive, participle). Read
+ * from `verb-tags.json` (scripts/build-lexicons.ts), so that the server does not load compromise.
+ */
 function verbTagOf(word: string): string | undefined {
   if (!verbTags) {
-    verbTags = new Map();
-    const lexicon = (nlp.model() as { one: { lexicon: Record<string, string | string[]> } }).one.lexicon;
-    for (const [w, tag] of Object.entries(lexicon)) {
-      const t = String(tag);
-      if (
-        /PresentTense|PastTense|Infinitive|Participle|Copula|Gerund/.test(t) &&
-        !/Plural|Singular|Adjective/.test(t)
-      )
-        verbTags.set(w, t);
-    }
+    const file = JSON.parse(readFileSync(new URL('./verb-tags.json', import.meta.url), 'utf8')) as VerbTags;
+    verbTags = new Map(Object.entries(file.tags));
   }
   return verbTags.get(word);
 }
