@@ -1,6 +1,7 @@
 import { analyzeHttpRequest, type EgressSettings } from './analyzers/egress.ts';
 import { analyzeFsPath, type PathContext } from './analyzers/paths.ts';
 import { analyzeEmail } from './analyzers/sensitive-text.ts';
+import { judgeManifest } from './analyzers/shell/supply-chain.ts';
 import { plantedReading, readShell } from './analyzers/shell.ts';
 import { analyzeSql } from './analyzers/sql.ts';
 import type {
@@ -80,7 +81,11 @@ export const REDUCERS: { [A in BuiltInAction]: Reducer<Payloads[A]> } = {
     // `~/.bashrc`, `.git/hooks/pre-commit`, a CI workflow, package.json: what is written there runs later.
     const planted = plantedReading(p.path, p.content, ctx);
     return {
-      findings: [...analyzeFsPath('write', p.path, false, ctx.paths), ...planted.findings],
+      findings: [
+        ...analyzeFsPath('write', p.path, false, ctx.paths),
+        ...planted.findings,
+        ...judgeManifest(p.path, p.content, ctx.egress),
+      ],
       steps: [...one('write', p.path), ...planted.steps],
     };
   },

@@ -12,7 +12,6 @@ import type { Finding } from '../codes.ts';
 import type { Step } from '../effects.ts';
 import { DEFAULT_EXECUTION_SETTINGS, type ExecutionSettings } from '../execution.ts';
 import { judgeGuards } from '../registry/guards.ts';
-import { runLater } from './run-later.ts';
 import { sensitiveFileKind } from './egress/content.ts';
 import {
   analyzeHost,
@@ -31,11 +30,13 @@ import {
   normalizePath,
   type PathContext,
 } from './paths.ts';
+import { runLater } from './run-later.ts';
 import { judgeContainerRun, judgeCtrRun } from './shell/containers.ts';
 import { applyFilter, echoOutput, interpretEscapes, MAX_DECODED, printfOutput } from './shell/decode.ts';
 import { analyzeInlineCode, languageOf } from './shell/inline-code.ts';
 import { secretInVariable, sendsSecretAway } from './shell/secret-variables.ts';
 import { stepOf, unknownProgram } from './shell/steps.ts';
+import { judgeGoEnvironment, judgeSupplyChain } from './shell/supply-chain.ts';
 import { readSimpleScript, type SimpleStatement, type SimpleWord, STRUCTURAL } from './shell-simple.ts';
 
 // mvdan/sh is the parser behind shfmt. Its GopherJS build (`mvdan-sh`) is synchronous and
@@ -1212,7 +1213,8 @@ export function plantedReading(
       findings.push(
         ...reading.findings
           .filter(
-            (f) => !(f.code === 'POLICY_VIOLATION' && f.location === 'opaque code' && !/\bfetch/.test(f.message)),
+            (f) =>
+              !(f.code === 'POLICY_VIOLATION' && f.location === 'opaque code' && !/\bfetch/.test(f.message)),
           )
           .map((f) => ({ ...f, message: `${f.message} (written to ${where}, which runs it later)` })),
       );
@@ -1849,6 +1851,16 @@ function annotate(words: Field[], walk: Walk, from: number): void {
   }
 }
 
+/** The Go settings a command sees, where the command line set them. */
+function goEnvironment(walk: Walk): Map<string, string> {
+  const env = new Map<string, string>();
+  for (const name of ['GOSUMDB', 'GONOSUMDB', 'GONOSUMCHECK', 'GOFLAGS', 'GOINSECURE']) {
+    const value = lookup(walk, name);
+    if (value?.known) env.set(name, value.text);
+  }
+  return env;
+}
+
 function expansionNote(via: string): string {
   return via.startsWith('$') ? `expanding ${via}` : `resolving ${via}`;
 }
@@ -1923,10 +1935,19 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
   // The catalogue's own rules, where one judged the command, speak for it; guards cover the rest.
   const guarded = catalogue.length > 0 ? undefined : judgeGuards(name, texts);
   if (guarded) walk.findings.push(...guarded.findings);
+  const outside = judgeSupplyChain(name, texts, walk.ctx.egress);
+  // `npx github:x/y`: the runner fetched what it now runs.
+  if (runner.length > 0) {
+    outside.push(...judgeSupplyChain(baseName(runner[0]!), [...runner.slice(1), program.text], walk.ctx.egress));
+  }
+  if (name === 'go') outside.push(...judgeGoEnvironment(goEnvironment(walk)));
+  walk.findings.push(...outside);
   walk.steps.push(
     guarded
       ? { effects: guarded.effects, recognised: true }
-      : stepOf(name, texts, program.text.includes('/') ? program.text : undefined, catalogue),
+      : outside.length > 0
+        ? { effects: [{ kind: 'install', target: name }], recognised: true }
+        : stepOf(name, texts, program.text.includes('/') ? program.text : undefined, catalogue),
   );
   // A disk tool's device operand is judged as destruction below, not as a path read.
   const deviceTool = /^(?:mkfs.*|mke2fs|mkswap|mkdosfs|dd|shred|wipefs|blkdiscard)$/.test(name);
