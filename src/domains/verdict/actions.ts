@@ -1,6 +1,6 @@
 import { analyzeHttpRequest, type EgressSettings } from './analyzers/egress.ts';
 import { analyzeFsPath, type PathContext } from './analyzers/paths.ts';
-import { analyzeEmail } from './analyzers/sensitive-text.ts';
+import { analyzeEmail, secretsIn } from './analyzers/sensitive-text.ts';
 import { judgeManifest } from './analyzers/shell/supply-chain.ts';
 import { plantedReading, readShell } from './analyzers/shell.ts';
 import { analyzeSql } from './analyzers/sql.ts';
@@ -118,7 +118,10 @@ export const REDUCERS: { [A in BuiltInAction]: Reducer<Payloads[A]> } = {
     return { findings, steps: one('egress', 'email') };
   },
   'agent.respond': (p, ctx) => ({
-    findings: ctx.textChecker ? ctx.textChecker(p.text) : [],
+    findings: [
+      ...secretsIn(p.text, 'the answer', 'field text'),
+      ...(ctx.textChecker ? ctx.textChecker(p.text) : []),
+    ],
     steps: one('egress', 'the user'),
   }),
 };

@@ -47,16 +47,23 @@ describe('evaluateAction', () => {
     expect(compileActionSchema([]).ok).toBe(false);
   });
 
-  it('blocks secrets mailed outside the trusted domains without echoing them', () => {
+  it('blocks secrets mailed to anyone without echoing them, and passes ordinary mail to colleagues', () => {
     const payload = { to: 'x@gmail.com', subject: 'keys', body: 'use AKIAABCDEFGHIJKLMNOP please' };
     const verdict = evaluateAction({ action: 'email.send', payload });
     expect(verdict.finding?.code).toBe('EXFILTRATION_BLOCKED');
     expect(JSON.stringify(verdict)).not.toContain('AKIAABCDEFGHIJKLMNOP');
+    const egress = { mode: 'denylist' as const, trusted_domains: ['acme.test'], blocked_domains: [] };
     const internal = evaluateAction(
       { action: 'email.send', payload: { ...payload, to: 'ops@acme.test' } },
-      { egress: { mode: 'denylist', trusted_domains: ['acme.test'], blocked_domains: [] } },
+      { egress },
     );
-    expect(internal.is_safe).toBe(true);
+    expect(internal.finding?.code).toBe('EXFILTRATION_BLOCKED');
+    expect(JSON.stringify(internal)).not.toContain('AKIAABCDEFGHIJKLMNOP');
+    const ordinary = evaluateAction(
+      { action: 'email.send', payload: { to: 'ops@acme.test', subject: 'release', body: 'v2 is out' } },
+      { egress },
+    );
+    expect(ordinary.is_safe).toBe(true);
   });
 
   it('passes what the agent says to the text checker', () => {

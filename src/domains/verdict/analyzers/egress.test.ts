@@ -472,7 +472,9 @@ describe('analyzeEmail', () => {
     [['partner@other.example'], 'keys attached', PRIVATE_KEY, true],
     [['partner@other.example'], 'env', 'DB_PASSWORD=s3cretpass\nAPI_KEY=zz11yy22xx33', true],
     [['partner@other.example'], 'hello', 'Contact me at ada@example.com about the launch.', false],
-    [['team@acme.example'], 'keys', PRIVATE_KEY, false],
+    // Keys are mailed to no one, colleagues included; personal data to colleagues is their work.
+    [['team@acme.example'], 'keys', PRIVATE_KEY, true],
+    [['team@acme.example'], 'hello', 'Contact ada@example.com and bob@example.com about the launch.', false],
   ])('to %j: blocked=%s', (to, subject, body, want) => {
     const settings: EgressSettings = {
       mode: 'denylist',
