@@ -188,6 +188,8 @@ export interface VerdictSettingsTable {
   allow_opaque: number;
   /** `allow` or `refuse`: what a verdict on an action Arbiter does not understand answers. */
   unrecognised: string;
+  /** JSON object: the default agent context and the named local origins (`/v1/settings/context`). */
+  context: string;
   updated_at: string;
 }
 

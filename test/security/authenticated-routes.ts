@@ -134,6 +134,13 @@ export const AUTHENTICATED_ROUTES: AuthenticatedRoute[] = [
     url: () => '/v2/vault/subjects/forget',
     body: { name: 'Lisa Wirtz' },
   },
+  { method: 'GET', route: '/v1/settings/context', url: () => '/v1/settings/context' },
+  {
+    method: 'PUT',
+    route: '/v1/settings/context',
+    url: () => '/v1/settings/context',
+    body: { workspace: '/app' },
+  },
   { method: 'GET', route: '/v1/settings/loop', url: () => '/v1/settings/loop' },
   {
     method: 'PUT',

@@ -40,6 +40,8 @@ const EXPECTED_ROLE: Record<string, KeyRole> = {
   'DELETE /v1/actions/:action': 'operator',
   'GET /v1/settings/egress': 'operator',
   'PUT /v1/settings/egress': 'operator',
+  'GET /v1/settings/context': 'operator',
+  'PUT /v1/settings/context': 'operator',
   'GET /v1/settings/loop': 'operator',
   'PUT /v1/settings/loop': 'operator',
   'GET /v1/settings/protected': 'operator',

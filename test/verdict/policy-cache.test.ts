@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NO_CONTEXT_SETTINGS } from '../../src/domains/verdict/agent-context.ts';
 import { DEFAULT_EGRESS_SETTINGS } from '../../src/domains/verdict/analyzers/egress.ts';
 import { DEFAULT_CATALOGUE_CONTEXT } from '../../src/domains/verdict/catalogue/index.ts';
 import { DEFAULT_EXECUTION_SETTINGS } from '../../src/domains/verdict/execution.ts';
@@ -16,6 +17,7 @@ function harness(maxAgeMs = 1000) {
   const pending: Array<(policy: AccountPolicy) => void> = [];
   const policy = (version: string): AccountPolicy => ({
     egress: DEFAULT_EGRESS_SETTINGS,
+    context: NO_CONTEXT_SETTINGS,
     loop: DEFAULT_LOOP_SETTINGS,
     actions: new Map(),
     catalogue: DEFAULT_CATALOGUE_CONTEXT,

@@ -17,6 +17,7 @@ import * as webhookFailingSince from './202611281100_webhook_failing_since.ts';
 import * as unrecognisedPosture from './202611281200_unrecognised_posture.ts';
 import * as ledgerNamesSetting from './202611281300_ledger_names_setting.ts';
 import * as ledgerNames from './202611281400_ledger_names.ts';
+import * as verdictContext from './202611281500_verdict_context.ts';
 
 /**
  * Every migration, in order. A static list (rather than a folder scan) keeps migrations working
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '202611281200_unrecognised_posture': unrecognisedPosture,
   '202611281300_ledger_names_setting': ledgerNamesSetting,
   '202611281400_ledger_names': ledgerNames,
+  '202611281500_verdict_context': verdictContext,
 };

@@ -2,8 +2,9 @@ import type { ValidateFunction } from 'ajv';
 import canonicalize from 'canonicalize';
 import { sha256Hex } from '../../lib/sha256.ts';
 import { type Reading, reduceBuiltIn } from './actions.ts';
+import { type AgentContext, canonicalContext, pathContextOf } from './agent-context.ts';
 import { DEFAULT_EGRESS_SETTINGS, type EgressSettings } from './analyzers/egress.ts';
-import { DEFAULT_PATH_CONTEXT, type PathContext } from './analyzers/paths.ts';
+import type { PathContext } from './analyzers/paths.ts';
 import { type BuiltInAction, builtInValidator, schemaFindings } from './catalog.ts';
 import { type CatalogueContext, DEFAULT_CATALOGUE_CONTEXT } from './catalogue/index.ts';
 import { type Finding, topFinding, type VerdictCode } from './codes.ts';
@@ -13,6 +14,8 @@ import { DEFAULT_EXECUTION_SETTINGS, type ExecutionSettings } from './execution.
 export interface EvaluateInput {
   action: string;
   payload: unknown;
+  /** Where the agent works (the request's `context`, checked by `readAgentContext`). */
+  context?: AgentContext | undefined;
 }
 
 export interface EvaluateContext {
@@ -22,8 +25,13 @@ export interface EvaluateContext {
   customActions?: (action: string) => ValidateFunction | undefined;
   /** Claim-ledger contradiction check for what the agent says or writes. */
   textChecker?: (text: string) => Finding[];
-  /** Home and workspace the agent's relative paths are resolved against. */
+  /**
+   * Home and workspace the agent's relative paths are resolved against, when the caller has them
+   * as such (the judgment gates); a request `context` or `contextDefaults` takes precedence.
+   */
   paths?: PathContext;
+  /** The account's default context (`/v1/settings/context`), under the request's own. */
+  contextDefaults?: AgentContext;
   /** The destructive-operation catalogue's account part: own rules and protected resources. */
   catalogue?: CatalogueContext;
   /** What the account allows that is refused by default. */
@@ -90,6 +98,20 @@ const CUSTOM_ACTION: Reading = {
 };
 
 /**
+ * Where paths are judged from: the request's context over the account's, with a shell `cwd` as
+ * evidence of the workspace when none is declared; a caller's own `paths` when it has neither.
+ */
+function pathsOf(input: EvaluateInput, ctx: EvaluateContext): PathContext {
+  const cwd =
+    input.action === 'shell.exec' && typeof (input.payload as { cwd?: unknown }).cwd === 'string'
+      ? (input.payload as { cwd: string }).cwd
+      : undefined;
+  if (input.context === undefined && ctx.contextDefaults === undefined && ctx.paths !== undefined)
+    return ctx.paths;
+  return pathContextOf(input.context, ctx.contextDefaults, cwd);
+}
+
+/**
  * Judges one proposed action. Pure: the same input and context always give the same
  * verdict. Schema validation runs first, so analyzers only ever see well-typed payloads.
  */
@@ -111,7 +133,7 @@ export function evaluateAction(input: EvaluateInput, ctx: EvaluateContext = {}):
   if (builtIn === undefined) return verdictOf([], CUSTOM_ACTION);
   const reading = reduceBuiltIn(action as BuiltInAction, payload, {
     egress: ctx.egress ?? DEFAULT_EGRESS_SETTINGS,
-    paths: ctx.paths ?? DEFAULT_PATH_CONTEXT,
+    paths: pathsOf(input, ctx),
     catalogue: ctx.catalogue ?? DEFAULT_CATALOGUE_CONTEXT,
     execution: ctx.execution ?? DEFAULT_EXECUTION_SETTINGS,
     textChecker: ctx.textChecker,
@@ -121,30 +143,38 @@ export function evaluateAction(input: EvaluateInput, ctx: EvaluateContext = {}):
 
 /**
  * SHA-256 (hex) of the RFC 8785 canonical JSON of action, payload, outcome code and
- * policy version: the same input under the same policy always hashes the same.
+ * policy version: the same input under the same policy always hashes the same. A request that
+ * carries a context hashes it too (`canonicalContext`), so the same call in another workspace has
+ * another hash; a request without one hashes exactly as before contexts existed.
  */
 export function verdictHash(
   action: string,
   payload: unknown,
   code: VerdictCode | null,
   policyVersion: string,
+  context?: AgentContext,
 ): string {
-  const canonical = canonicalize({ action, payload, code, policy_version: policyVersion }) ?? 'null';
+  const fields: Record<string, unknown> = { action, payload, code, policy_version: policyVersion };
+  if (context !== undefined && canonicalContext(context) !== undefined) fields['context'] = context;
+  const canonical = canonicalize(fields) ?? 'null';
   return sha256Hex(canonical);
 }
 
 /**
- * `verdictHash` for a payload already in canonical JSON, so a caller that also needs the
- * canonical form (loop fingerprints) serialises a large payload once. RFC 8785 orders the keys
- * `action`, `code`, `payload`, `policy_version` and writes strings as JSON.stringify does.
+ * `verdictHash` for a payload (and context) already in canonical JSON, so a caller that also
+ * needs the canonical form (loop fingerprints) serialises a large payload once. RFC 8785 orders
+ * the keys `action`, `code`, `context`, `payload`, `policy_version` and writes strings as
+ * JSON.stringify does.
  */
 export function verdictHashOfCanonical(
   action: string,
   canonicalPayload: string,
   code: VerdictCode | null,
   policyVersion: string,
+  canonicalContextJson?: string,
 ): string {
+  const context = canonicalContextJson === undefined ? '' : `"context":${canonicalContextJson},`;
   return sha256Hex(
-    `{"action":${JSON.stringify(action)},"code":${JSON.stringify(code)},"payload":${canonicalPayload},"policy_version":${JSON.stringify(policyVersion)}}`,
+    `{"action":${JSON.stringify(action)},"code":${JSON.stringify(code)},${context}"payload":${canonicalPayload},"policy_version":${JSON.stringify(policyVersion)}}`,
   );
 }

@@ -4,6 +4,7 @@ import type { ValidateFunction } from 'ajv';
 import canonicalize from 'canonicalize';
 import ipaddr from 'ipaddr.js';
 import { getPublicSuffix } from 'tldts';
+import { type ContextSettings, isEmptyContext } from './agent-context.ts';
 import { DEFAULT_EGRESS_SETTINGS, type EgressSettings } from './analyzers/egress.ts';
 import {
   ACCOUNT_RULE_LIMITS,
@@ -52,7 +53,10 @@ export const NO_ACCOUNT_RULES: AccountRules = Object.freeze({ rules: [], digest:
 
 /** Everything that decides an account's verdicts besides the input, read together and cached. */
 export interface AccountPolicy {
+  /** With the context settings' `local_origins` in it, when the account names any. */
   egress: EgressSettings;
+  /** Where the account's agents work by default, and their named local origins. */
+  context: ContextSettings;
   loop: LoopSettings;
   actions: ReadonlyMap<string, CustomAction>;
   /** The destructive-operation catalogue's account part: own rules and protected resources. */
@@ -81,6 +85,7 @@ export interface PolicyParts {
   execution?: ExecutionSettings;
   /** Digest of the account's own rules; empty when it has none. */
   rulesDigest?: string;
+  context?: ContextSettings;
 }
 
 /**
@@ -98,6 +103,8 @@ export function policyVersion(p: PolicyParts): string {
   )
     version += `;execution=${digestOf(p.execution)}`;
   if (p.rulesDigest) version += `;rules=${p.rulesDigest}`;
+  if (p.context !== undefined && (!isEmptyContext(p.context) || p.context.local_origins.length > 0))
+    version += `;context=${digestOf(p.context)}`;
   return version;
 }
 

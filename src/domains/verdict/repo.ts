@@ -26,6 +26,7 @@ export function createVerdictRepo(db: Kysely<Database>) {
           loop_window_ms: Number(row.loop_window_ms),
           allow_opaque: Number(row.allow_opaque),
           unrecognised: row.unrecognised === 'refuse' ? 'refuse' : 'allow',
+          context: row.context ?? '{}',
         }
       );
     },

@@ -10,6 +10,8 @@ import {
   ActionSchema,
   ActionSchemaBody,
   CatalogueSchema,
+  ContextSettingsBody,
+  ContextSettingsSchema,
   EgressBody,
   EgressSchema,
   EvaluateBody,
@@ -36,7 +38,8 @@ export function verdictRoutes(verdicts: VerdictService): FastifyPluginAsyncTypeb
           summary: 'Judge a proposed action: 200 safe or unsafe, 409 CONFLICT_DETECTED, 412 STATE_DRIFT',
           description:
             'Every readable JSON body gets a verdict; one that is not {action, payload} is a SCHEMA_MISMATCH verdict. ' +
-            'An If-Match header may carry the expected state hash instead of expected_state_hash.',
+            'An If-Match header may carry the expected state hash instead of expected_state_hash. ' +
+            "An optional context (workspace, user, home, os) says where the agent works; the account's defaults fill what it leaves out.",
           body: EvaluateBody,
           response: { 200: VerdictSchema, 409: VerdictSchema, 412: VerdictSchema, ...errorResponses },
         },
@@ -149,6 +152,39 @@ export function verdictRoutes(verdicts: VerdictService): FastifyPluginAsyncTypeb
       async (request) => {
         const { accountId, keyId } = principalOf(request);
         return verdicts.putEgress({ accountId, keyId }, request.body);
+      },
+    );
+
+    app.get(
+      '/v1/settings/context',
+      {
+        config: { role: 'operator' },
+        schema: {
+          tags: ['Verdicts'],
+          summary:
+            "Where the account's agents work by default, and the local origins an http.request may reach",
+          response: { 200: ContextSettingsSchema, ...errorResponses },
+        },
+      },
+      async (request) => verdicts.getContext(principalOf(request).accountId),
+    );
+
+    app.put(
+      '/v1/settings/context',
+      {
+        config: { role: 'operator' },
+        schema: {
+          tags: ['Verdicts'],
+          summary: 'Replace the default agent context and the named local origins (omitted fields are unset)',
+          description:
+            "A request's own context overrides these field by field. Paths must be absolute; local origins must be loopback and never the Docker or kubelet APIs.",
+          body: ContextSettingsBody,
+          response: { 200: ContextSettingsSchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { accountId, keyId } = principalOf(request);
+        return verdicts.putContext({ accountId, keyId }, request.body);
       },
     );
 

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { ExpectedStateHash } from '../../http/preconditions.ts';
+import { AGENT_OS, CONTEXT_LIMITS } from './agent-context.ts';
 import { BUILT_IN_ACTIONS } from './catalog.ts';
 import { EFFECT_KINDS, type EffectKind } from './effects.ts';
 import {
@@ -10,6 +11,41 @@ import {
   MAX_PROTECTED_NAME,
   MAX_PROTECTED_PER_KIND,
 } from './policy.ts';
+
+const ContextPath = Type.String({
+  minLength: 1,
+  maxLength: CONTEXT_LIMITS.path,
+  description: "An absolute path as the agent's OS writes it (/…, ~/…, C:\\…)",
+});
+const AgentOs = Type.Union(
+  AGENT_OS.map((os) => Type.Literal(os)),
+  { description: 'The operating system the agent runs on: where homes are (/home, /Users, C:\\Users)' },
+);
+const ContextFields = {
+  workspace: Type.Optional(
+    Type.Union([ContextPath, Type.Array(ContextPath, { minItems: 1, maxItems: CONTEXT_LIMITS.workspaces })], {
+      description:
+        "The agent's workspace roots; the first is where relative paths resolve. Inside them files are the agent's own, except credential stores, start-up files and system trees",
+    }),
+  ),
+  user: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: CONTEXT_LIMITS.user,
+      pattern: '^[A-Za-z0-9_.][A-Za-z0-9_.@$-]*$',
+      description: 'The account the agent runs as (root: its home is /root)',
+    }),
+  ),
+  home: Type.Optional(ContextPath),
+  os: Type.Optional(AgentOs),
+};
+
+/** Where the agent works, beside `action` and `payload` (docs/verdict-codes.md, "Where the agent works"). */
+export const AgentContextSchema = Type.Object(ContextFields, {
+  additionalProperties: false,
+  description:
+    "Where the agent works: paths are judged relative to it. Part of the verdict hash when present; a request without it hashes as before. The account's defaults (GET /v1/settings/context) fill what it leaves out",
+});
 
 /**
  * What `POST /v1/evaluate` expects. Documentation only: the route reads any JSON body itself,
@@ -22,6 +58,7 @@ export const EvaluateBody = Type.Object(
     }),
     payload: Type.Record(Type.String(), Type.Unknown(), { description: "The action's parameters" }),
     expected_state_hash: Type.Optional(ExpectedStateHash),
+    context: Type.Optional(AgentContextSchema),
   },
   { additionalProperties: false },
 );
@@ -35,7 +72,10 @@ export const VerdictSchema = Type.Object(
   {
     is_safe: Type.Boolean(),
     latency_ms: Type.Number({ description: 'Time spent judging, in milliseconds' }),
-    hash: Type.String({ description: 'SHA-256 of canonical {action, payload, code, policy_version}' }),
+    hash: Type.String({
+      description:
+        'SHA-256 of canonical {action, payload, code, policy_version}, and context when the request carries one',
+    }),
     state_hash: Type.String({ description: 'The ledger state hash the verdict was made against' }),
     recognised: Type.Boolean({
       description:
@@ -202,4 +242,25 @@ export const ExecutionBody = Type.Object(
 export const ExecutionSchema = Type.Object({
   allow_opaque: Type.Boolean(),
   unrecognised: UnrecognisedPosture,
+});
+
+// ------------------------------------------------------------------------- agent context
+
+const LocalOrigins = Type.Array(Type.String({ minLength: 1, maxLength: 300 }), {
+  maxItems: CONTEXT_LIMITS.localOrigins,
+  description:
+    'Loopback origins (http://localhost:3000) an http.request may reach: a fetch from the server refuses loopback otherwise. Never the Docker or kubelet APIs',
+});
+
+export const ContextSettingsBody = Type.Object(
+  { ...ContextFields, local_origins: Type.Optional(LocalOrigins) },
+  { additionalProperties: false },
+);
+
+export const ContextSettingsSchema = Type.Object({
+  workspace: Type.Optional(Type.Array(Type.String(), { description: 'Normalised workspace roots' })),
+  user: Type.Optional(Type.String()),
+  home: Type.Optional(Type.String({ description: 'Normalised home' })),
+  os: Type.Optional(AgentOs),
+  local_origins: Type.Array(Type.String()),
 });

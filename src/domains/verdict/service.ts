@@ -6,6 +6,15 @@ import type { Database } from '../../db/schema.ts';
 import { Errors } from '../../errors.ts';
 import { readPrecondition } from '../../http/preconditions.ts';
 import type { AuditEvent, AuditRepo } from '../audit/index.ts';
+import {
+  type AgentContext,
+  type ContextSettings,
+  canonicalContext,
+  isEmptyContext,
+  NO_CONTEXT_SETTINGS,
+  readAgentContext,
+  readContextSettings,
+} from './agent-context.ts';
 import { DEFAULT_EGRESS_SETTINGS, type EgressSettings } from './analyzers/egress.ts';
 import { BUILT_IN_ACTIONS, BUILT_IN_SCHEMAS, compileActionSchema, isBuiltInAction } from './catalog.ts';
 import { EMPTY_PROTECTED_RESOURCES } from './catalogue/index.ts';
@@ -74,10 +83,17 @@ interface Caller {
   keyId: string;
 }
 
-const ENVELOPE_FIELDS = new Set(['action', 'payload', 'expected_state_hash']);
+const ENVELOPE_FIELDS = new Set(['action', 'payload', 'expected_state_hash', 'context']);
 
 type Envelope =
-  | { ok: true; action: string; payload: Record<string, unknown>; expected: string | undefined }
+  | {
+      ok: true;
+      action: string;
+      payload: Record<string, unknown>;
+      expected: string | undefined;
+      /** Where the agent works, when the request says; a context that says nothing is none. */
+      context: AgentContext | undefined;
+    }
   | { ok: false; action: string; payload: unknown; message: string };
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -108,7 +124,25 @@ function readEnvelope(body: unknown, ifMatch: string | string[] | undefined): En
     ifMatch,
   });
   if (!precondition.ok) return mismatch(action, body, precondition.message);
-  return { ok: true, action: body['action'], payload, expected: precondition.expected };
+  let context: AgentContext | undefined;
+  if (body['context'] !== undefined) {
+    const checked = readAgentContext(body['context']);
+    if (!checked.ok) return mismatch(action, body, checked.message);
+    if (!isEmptyContext(checked.value)) context = checked.value;
+  }
+  return { ok: true, action: body['action'], payload, expected: precondition.expected, context };
+}
+
+/** The stored context settings; a row written by a newer schema that no longer reads is none. */
+function parseContextSettings(json: string): ContextSettings | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  const checked = readContextSettings(value);
+  return checked.ok ? checked.value : undefined;
 }
 
 function hasCanonicalForm(value: unknown): boolean {
@@ -195,8 +229,16 @@ export function createVerdictService(deps: VerdictServiceDeps) {
         }
       : DEFAULT_EXECUTION_SETTINGS;
     const rules = ruleRow ? storedRules(accountId, ruleRow) : NO_ACCOUNT_RULES;
+    let context = NO_CONTEXT_SETTINGS;
+    if (settings && settings.context !== '{}') {
+      const stored = parseContextSettings(settings.context);
+      if (stored) context = stored;
+      else deps.log.warn({ account: accountId }, 'stored context settings no longer read; using none');
+    }
     return {
-      egress,
+      // The named local origins ride with the egress settings, which http.request is judged by.
+      egress: context.local_origins.length > 0 ? { ...egress, local_origins: context.local_origins } : egress,
+      context,
       loop,
       actions,
       catalogue: { protected: protectedResources, accountRules: rules.rules },
@@ -209,6 +251,7 @@ export function createVerdictService(deps: VerdictServiceDeps) {
               protected: protectedResources,
               execution,
               rulesDigest: rules.rules.length > 0 ? rules.digest : '',
+              context,
             })
           : DEFAULT_POLICY_VERSION,
     };
@@ -266,9 +309,10 @@ export function createVerdictService(deps: VerdictServiceDeps) {
     }
     const texts: string[] = [];
     const verdict = evaluateAction(
-      { action: envelope.action, payload: envelope.payload },
+      { action: envelope.action, payload: envelope.payload, context: envelope.context },
       {
         egress: policy.egress,
+        ...(isEmptyContext(policy.context) ? {} : { contextDefaults: policy.context }),
         catalogue: policy.catalogue,
         execution: policy.execution,
         // Methods, not arrow properties: a named closure per verdict costs a defineProperty.
@@ -327,10 +371,16 @@ export function createVerdictService(deps: VerdictServiceDeps) {
 
     // Serialised once for both the loop fingerprint and the hash: payloads may be a megabyte.
     const canonicalPayload = canonicalize(envelope.payload) ?? 'null';
+    // The same call in another workspace is another call: its own hash, its own loop count.
+    const context = envelope.ok ? canonicalContext(envelope.context) : undefined;
     if (finding !== undefined) {
       // The engine is deterministic, so only a failing call can be part of a loop of failures.
       const count = await deps.loops.hit(
-        loopFingerprint(caller.accountId, envelope.action, canonicalPayload),
+        loopFingerprint(
+          caller.accountId,
+          envelope.action,
+          context === undefined ? canonicalPayload : `${canonicalPayload}\n${context}`,
+        ),
         policy.loop.window_seconds * 1000,
       );
       if (count > policy.loop.threshold) {
@@ -342,7 +392,7 @@ export function createVerdictService(deps: VerdictServiceDeps) {
     }
 
     const code = finding?.code ?? null;
-    const hash = verdictHashOfCanonical(envelope.action, canonicalPayload, code, version);
+    const hash = verdictHashOfCanonical(envelope.action, canonicalPayload, code, version, context);
     const verdict: VerdictBody = {
       is_safe: finding === undefined,
       latency_ms: 0,
@@ -460,6 +510,30 @@ export function createVerdictService(deps: VerdictServiceDeps) {
         { mode: egress.mode, trusted: egress.trusted_domains.length, blocked: egress.blocked_domains.length },
       );
       return egress;
+    },
+
+    async getContext(accountId: string): Promise<ContextSettings> {
+      return (await policies.get(accountId)).context;
+    },
+
+    /** Replaces the account's default context and named local origins (omitted fields are unset). */
+    async putContext(caller: Caller, input: unknown): Promise<ContextSettings> {
+      const checked = readContextSettings(input);
+      if (!checked.ok) throw Errors.validation(checked.message, { field: checked.field });
+      const context = checked.value;
+      await saveSettings(
+        caller,
+        'settings.context.updated',
+        { context: JSON.stringify(context) },
+        {
+          workspaces: context.workspace?.length ?? 0,
+          user: context.user !== undefined,
+          home: context.home !== undefined,
+          os: context.os ?? null,
+          local_origins: context.local_origins.length,
+        },
+      );
+      return context;
     },
 
     async getLoop(accountId: string): Promise<LoopSettings> {
@@ -580,6 +654,7 @@ export function createVerdictService(deps: VerdictServiceDeps) {
       protected_resources: JSON.stringify(EMPTY_PROTECTED_RESOURCES),
       allow_opaque: DEFAULT_EXECUTION_SETTINGS.allow_opaque ? 1 : 0,
       unrecognised: DEFAULT_EXECUTION_SETTINGS.unrecognised,
+      context: '{}',
       updated_at: at,
     };
     await deps.db.transaction().execute(async (trx) => {

@@ -397,11 +397,10 @@ export function analyzeHttpRequest(
   if (url === undefined) return analyzeUrl(request.url, settings);
   const body = bodyText(request.body);
   const sendsData = body !== '' || DATA_METHODS.has((request.method ?? 'GET').toUpperCase());
-  const host = canonicalHost(url.hostname);
   if (!namedLocalOrigin(url, settings)) {
     const destination = destinationFindings(url, settings, { sendsData });
     if (destination.length > 0) {
-      if (!isLoopbackHost(host)) return destination;
+      if (!isLoopbackHost(url.hostname)) return destination;
       // A server-side fetch of loopback reaches the server's own services (SSRF) unless named.
       return destination.map((f) => ({
         ...f,
@@ -409,6 +408,7 @@ export function analyzeHttpRequest(
       }));
     }
   }
+  const host = canonicalHost(url.hostname);
   if (isTrustedHost(host, settings)) return [];
   return contentFindings(host, { url, headers: request.headers, body });
 }

@@ -5,15 +5,16 @@ import type { Finding } from '../codes.ts';
  * Where the agent works: what `~` and relative paths resolve against, and which trees are its
  * own. Without a request context the agent is an ordinary user (`DEFAULT_PATH_CONTEXT`), so the
  * superuser's home (`/root`) is someone else's and refused; a context or a shell `cwd` that puts
- * the agent in `/root` makes it the agent's own home (see `classifyPath`).
+ * the agent in `/root` makes it the agent's own home (see `classifyPath`). Only `home` and
+ * `roots` say what is the agent's own: `workspace` moves with every `cd`.
  */
 export interface PathContext {
   home: string;
   /** Where relative paths resolve: the first workspace, or the shell's `cwd`. */
   workspace: string;
   /**
-   * The workspaces the caller declared (`context.workspace`), or the `cwd` that stands for one.
-   * Absent: `workspace` alone.
+   * The workspaces the caller declared (`context.workspace`), or the shell `cwd` that stands for
+   * one when none is declared: the trees that are the agent's own, and whose wipe is refused.
    */
   roots?: readonly string[];
 }
@@ -318,7 +319,7 @@ function within(path: string, tree: string): boolean {
  * workspace (or the shell `cwd` standing for one) lies in it. A workspace above it (`/`) is not.
  */
 function ownsHome(spellings: readonly string[], ctx: PathContext): boolean {
-  const roots = ctx.roots ?? [ctx.workspace];
+  const roots = ctx.roots ?? [];
   return spellings.some((home) => within(ctx.home, home) || roots.some((root) => within(root, home)));
 }
 

@@ -30,6 +30,8 @@ const CREDENTIAL_PATH =
 
 /** Loopback host names and literals as agents write them; other encodings of 127.0.0.1 are not. */
 export function isLoopbackHost(rawHost: string): boolean {
+  // No loopback name is longer than a DNS name; a megabyte of host is not read twice.
+  if (rawHost.length > 255) return false;
   const host = rawHost
     .toLowerCase()
     .replace(/^\[|\]$/g, '')
