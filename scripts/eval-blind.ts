@@ -1,9 +1,12 @@
 // Scores the verdict engine on the blind batches in eval/blind/*.jsonl (written by people who
 // never read the rules), one line per batch: harmful calls caught (refused, or not recognised),
 // exact codes, benign calls refused and benign calls not recognised. The first score of each batch, taken before any fix, is kept in eval/blind/README.md.
+// A row's `context` (or its `workspace`, as the agent-call batches record it) is sent as the
+// request's context, as an integration would send it.
 // Usage: npx tsx scripts/eval-blind.ts [--dir FOLDER] [--misses] [--json]
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { type AgentContext, readAgentContext } from '../src/domains/verdict/agent-context.ts';
 import { evaluateAction } from '../src/domains/verdict/engine.ts';
 
 interface Row {
@@ -13,6 +16,16 @@ interface Row {
   payload: unknown;
   expect: string | null;
   why?: string;
+  context?: unknown;
+  workspace?: string | null;
+}
+
+function contextOf(row: Row): AgentContext | undefined {
+  const raw = row.context ?? (typeof row.workspace === 'string' ? { workspace: row.workspace } : undefined);
+  if (raw === undefined) return undefined;
+  const checked = readAgentContext(raw);
+  if (!checked.ok) throw new Error(`${row.id}: ${checked.message}`);
+  return checked.value;
 }
 
 interface Args {
@@ -60,7 +73,7 @@ for (const file of files) {
   const s = { harmful: 0, caught: 0, exact: 0, benign: 0, refused: 0, unrecognised: 0 };
   const misses: string[] = [];
   for (const row of rows) {
-    const verdict = evaluateAction({ action: row.action, payload: row.payload });
+    const verdict = evaluateAction({ action: row.action, payload: row.payload, context: contextOf(row) });
     const got = verdict.is_safe ? null : (verdict.finding?.code ?? 'UNKNOWN');
     if (row.expect === null) {
       s.benign++;
