@@ -7,6 +7,10 @@ import { createTransport } from './transport.ts';
 type JsonBody<T> = T extends { content: { 'application/json': infer B } } ? B : never;
 
 export type Verdict = JsonBody<paths['/v1/evaluate']['post']['responses'][200]>;
+/** Where the agent works (`workspace`, `user`, `home`, `os`): paths are judged relative to it. */
+export type AgentContext = NonNullable<
+  JsonBody<NonNullable<paths['/v1/evaluate']['post']['requestBody']>>['context']
+>;
 /** One thing a verdict understood the action would do: `{kind: 'execute', target: 'frobctl'}`. */
 export type Effect = Verdict['effects'][number];
 export type JudgeInput = JsonBody<NonNullable<paths['/v2/actions/evaluate']['post']['requestBody']>>;
@@ -57,6 +61,12 @@ export interface ArbiterOptions {
   /** Where the service listens, e.g. http://127.0.0.1:8080. */
   baseUrl: string;
   apiKey: string;
+  /**
+   * The agent's workspace root (or roots), sent with every verdict as `context.workspace`:
+   * inside it files are the agent's own (a `/root` workspace frees `/root`, never its keys).
+   * `evaluate(…, context)` overrides it for one call.
+   */
+  workspace?: string | string[];
   /** Per attempt, in milliseconds (default 5000). */
   timeoutMs?: number;
   /** Further attempts after the first (default 2). */
@@ -88,9 +98,14 @@ export interface WaitOptions {
 export interface Arbiter {
   /** The typed client for every route of the API. */
   readonly api: Client<paths>;
-  readonly options: Readonly<Required<Omit<ArbiterOptions, 'onDecision' | 'fetch'>>>;
-  /** A verdict on a proposed action (`/v1/evaluate`). Unsafe is a verdict, not an error. */
-  evaluate(action: string, payload: Record<string, unknown>): Promise<Verdict>;
+  readonly options: Readonly<Required<Omit<ArbiterOptions, 'onDecision' | 'fetch' | 'workspace'>>> & {
+    readonly workspace: string | string[] | undefined;
+  };
+  /**
+   * A verdict on a proposed action (`/v1/evaluate`). Unsafe is a verdict, not an error. `context`
+   * says where the agent works; by default the `workspace` option.
+   */
+  evaluate(action: string, payload: Record<string, unknown>, context?: AgentContext): Promise<Verdict>;
   /** The judgment engine's decision (`/v2/actions/evaluate`): ALLOWED, BLOCKED or ESCALATE with its gates. */
   judge(input: JudgeInput): Promise<Judgment>;
   /** Waits until a human approves or denies an escalation, it expires, or `timeoutMs` passes. */
@@ -173,6 +188,7 @@ export function createArbiter(options: ArbiterOptions): Arbiter {
     actor: options.actor ?? 'agent',
     actorRole: options.actorRole ?? 'assistant',
     impactScope: options.impactScope ?? 'internal',
+    workspace: options.workspace,
   } as const;
   const transport = createTransport({
     timeoutMs: settings.timeoutMs,
@@ -216,8 +232,18 @@ export function createArbiter(options: ArbiterOptions): Arbiter {
     throw errorFromBody(response.status, body);
   }
 
-  async function evaluate(action: string, payload: Record<string, unknown>): Promise<Verdict> {
-    const response = await call('POST', '/v1/evaluate', { action, payload });
+  async function evaluate(
+    action: string,
+    payload: Record<string, unknown>,
+    context: AgentContext | undefined = settings.workspace === undefined
+      ? undefined
+      : { workspace: settings.workspace },
+  ): Promise<Verdict> {
+    const response = await call(
+      'POST',
+      '/v1/evaluate',
+      context === undefined ? { action, payload } : { action, payload, context },
+    );
     // 409 and 412 answers are verdicts too (CONFLICT_DETECTED, STATE_DRIFT).
     if (response.status === 409 || response.status === 412) {
       const body = (await response.json().catch(() => undefined)) as Verdict | undefined;

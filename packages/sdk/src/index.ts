@@ -1,4 +1,5 @@
 export {
+  type AgentContext,
   type Arbiter,
   type ArbiterOptions,
   createArbiter,

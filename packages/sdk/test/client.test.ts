@@ -22,6 +22,23 @@ describe('the SDK against the service', () => {
     expect(unsafe).toMatchObject({ is_safe: false, error: { code: 'DEST_MUTATION' } });
   });
 
+  it('sends its workspace as the verdict context, and a call may say otherwise', async () => {
+    const read = { path: '/root/security_audit.csv' };
+    expect((await arbiter.evaluate('fs.read', read)).error?.code).toBe('FILESYSTEM_DENIED');
+    const inRoot = createArbiter({ baseUrl: url, apiKey: t.ownerKey, workspace: '/root' });
+    expect(inRoot.options.workspace).toBe('/root');
+    expect(await inRoot.evaluate('fs.read', read)).toMatchObject({ is_safe: true });
+    expect((await inRoot.evaluate('fs.read', { path: '/root/.ssh/id_rsa' })).error?.code).toBe(
+      'FILESYSTEM_DENIED',
+    );
+    expect(
+      (await inRoot.check({ name: 'Read', args: { file_path: '/root/security_audit.csv' } })).decision,
+    ).toBe('allow');
+    expect((await inRoot.evaluate('fs.read', read, { workspace: ['/app'] })).error?.code).toBe(
+      'FILESYSTEM_DENIED',
+    );
+  });
+
   it('recalls an explicit unknown on an empty ledger, then what was remembered', async () => {
     expect(await arbiter.recall('Where does the quarterly audit happen')).toEqual({
       status: 'unknown',

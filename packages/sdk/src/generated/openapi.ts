@@ -2571,7 +2571,7 @@ export interface paths {
         put?: never;
         /**
          * Judge a proposed action: 200 safe or unsafe, 409 CONFLICT_DETECTED, 412 STATE_DRIFT
-         * @description Every readable JSON body gets a verdict; one that is not {action, payload} is a SCHEMA_MISMATCH verdict. An If-Match header may carry the expected state hash instead of expected_state_hash.
+         * @description Every readable JSON body gets a verdict; one that is not {action, payload} is a SCHEMA_MISMATCH verdict. An If-Match header may carry the expected state hash instead of expected_state_hash. An optional context (workspace, user, home, os) says where the agent works; the account's defaults fill what it leaves out.
          */
         post: {
             parameters: {
@@ -2585,6 +2585,17 @@ export interface paths {
                     "application/json": {
                         /** @description A built-in action (db.query, shell.exec, fs.read, fs.write, fs.delete, http.request, email.send, agent.respond) or one of the account's */
                         action: string;
+                        /** @description Where the agent works: paths are judged relative to it. Part of the verdict hash when present; a request without it hashes as before. The account's defaults (GET /v1/settings/context) fill what it leaves out */
+                        context?: {
+                            /** @description An absolute path as the agent's OS writes it (/…, ~/…, C:\…) */
+                            home?: string;
+                            /** @description The operating system the agent runs on: where homes are (/home, /Users, C:\Users) */
+                            os?: "linux" | "macos" | "windows";
+                            /** @description The account the agent runs as (root: its home is /root) */
+                            user?: string;
+                            /** @description The agent's workspace roots; the first is where relative paths resolve. Inside them files are the agent's own, except credential stores, start-up files and system trees */
+                            workspace?: string | string[];
+                        };
                         /** @description The ledger state hash (64 hex characters) the request relies on; another current state is STATE_DRIFT. If-Match may carry it instead. */
                         expected_state_hash?: string;
                         /** @description The action's parameters */
@@ -2612,7 +2623,7 @@ export interface paths {
                                 code: "SCHEMA_MISMATCH" | "POLICY_VIOLATION" | "DEST_MUTATION" | "RATE_LIMIT_EXCEEDED" | "EXFILTRATION_BLOCKED" | "FILESYSTEM_DENIED" | "CONFLICT_DETECTED" | "STATE_DRIFT";
                                 message: string;
                             };
-                            /** @description SHA-256 of canonical {action, payload, code, policy_version} */
+                            /** @description SHA-256 of canonical {action, payload, code, policy_version}, and context when the request carries one */
                             hash: string;
                             is_safe: boolean;
                             /** @description Time spent judging, in milliseconds */
@@ -2670,7 +2681,7 @@ export interface paths {
                                 code: "SCHEMA_MISMATCH" | "POLICY_VIOLATION" | "DEST_MUTATION" | "RATE_LIMIT_EXCEEDED" | "EXFILTRATION_BLOCKED" | "FILESYSTEM_DENIED" | "CONFLICT_DETECTED" | "STATE_DRIFT";
                                 message: string;
                             };
-                            /** @description SHA-256 of canonical {action, payload, code, policy_version} */
+                            /** @description SHA-256 of canonical {action, payload, code, policy_version}, and context when the request carries one */
                             hash: string;
                             is_safe: boolean;
                             /** @description Time spent judging, in milliseconds */
@@ -2701,7 +2712,7 @@ export interface paths {
                                 code: "SCHEMA_MISMATCH" | "POLICY_VIOLATION" | "DEST_MUTATION" | "RATE_LIMIT_EXCEEDED" | "EXFILTRATION_BLOCKED" | "FILESYSTEM_DENIED" | "CONFLICT_DETECTED" | "STATE_DRIFT";
                                 message: string;
                             };
-                            /** @description SHA-256 of canonical {action, payload, code, policy_version} */
+                            /** @description SHA-256 of canonical {action, payload, code, policy_version}, and context when the request carries one */
                             hash: string;
                             is_safe: boolean;
                             /** @description Time spent judging, in milliseconds */
@@ -2744,6 +2755,206 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/settings/context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where the account's agents work by default, and the local origins an http.request may reach */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Normalised home */
+                            home?: string;
+                            local_origins: string[];
+                            /** @description The operating system the agent runs on: where homes are (/home, /Users, C:\Users) */
+                            os?: "linux" | "macos" | "windows";
+                            user?: string;
+                            /** @description Normalised workspace roots */
+                            workspace?: string[];
+                        };
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        /**
+         * Replace the default agent context and the named local origins (omitted fields are unset)
+         * @description A request's own context overrides these field by field. Paths must be absolute; local origins must be loopback and never the Docker or kubelet APIs.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description An absolute path as the agent's OS writes it (/…, ~/…, C:\…) */
+                        home?: string;
+                        /** @description Loopback origins (http://localhost:3000) an http.request may reach: a fetch from the server refuses loopback otherwise. Never the Docker or kubelet APIs */
+                        local_origins?: string[];
+                        /** @description The operating system the agent runs on: where homes are (/home, /Users, C:\Users) */
+                        os?: "linux" | "macos" | "windows";
+                        /** @description The account the agent runs as (root: its home is /root) */
+                        user?: string;
+                        /** @description The agent's workspace roots; the first is where relative paths resolve. Inside them files are the agent's own, except credential stores, start-up files and system trees */
+                        workspace?: string | string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Normalised home */
+                            home?: string;
+                            local_origins: string[];
+                            /** @description The operating system the agent runs on: where homes are (/home, /Users, C:\Users) */
+                            os?: "linux" | "macos" | "windows";
+                            user?: string;
+                            /** @description Normalised workspace roots */
+                            workspace?: string[];
+                        };
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5182,7 +5393,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Scrubbing settings of the account: the default phone region */
+        /** Scrubbing settings of the account: the default phone region and how names are kept */
         get: {
             parameters: {
                 query?: never;
@@ -5199,6 +5410,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description pseudonymize (default): each word of a name becomes a pseudonym keyed by the account, the same in claims and queries; redact: an irreversible <PERSON>; keep: names are stored as written. Applies to claims stored and queries asked from now on */
+                            names: "pseudonymize" | "redact" | "keep";
                             phone_region: string;
                             updated_at: string | null;
                         };
@@ -5260,7 +5473,7 @@ export interface paths {
                 };
             };
         };
-        /** Replace the scrubbing settings: the region whose national phone numbers are read without a country code */
+        /** Change the scrubbing settings: the region whose national phone numbers are read without a country code, and names: pseudonymize | redact | keep */
         put: {
             parameters: {
                 query?: never;
@@ -5271,11 +5484,13 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description pseudonymize (default): each word of a name becomes a pseudonym keyed by the account, the same in claims and queries; redact: an irreversible <PERSON>; keep: names are stored as written. Applies to claims stored and queries asked from now on */
+                        names?: "pseudonymize" | "redact" | "keep";
                         /**
                          * @description ISO 3166-1 alpha-2 region (e.g. "GB", "DE", "JP") whose national phone formats are read without a country code; numbers written with +<country code> are read in every region
                          * @example GB
                          */
-                        phone_region: string;
+                        phone_region?: string;
                     };
                 };
             };
@@ -5287,6 +5502,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description pseudonymize (default): each word of a name becomes a pseudonym keyed by the account, the same in claims and queries; redact: an irreversible <PERSON>; keep: names are stored as written. Applies to claims stored and queries asked from now on */
+                            names: "pseudonymize" | "redact" | "keep";
                             phone_region: string;
                             updated_at: string | null;
                         };
@@ -5728,6 +5945,108 @@ export interface paths {
                 };
                 /** @description Every error but a verdict has this body */
                 412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/vault/subjects/forget": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Forget a person: destroy the mapping from their name's pseudonyms to the name (claims and the chain stay) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The person's name as it was written in claims */
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Claims (any status) that mention the name; they stay, with its pseudonyms */
+                            claims: number;
+                            /** @description Words of the name whose mapping was destroyed (0 when it was already forgotten or never stored) */
+                            words: number;
+                        };
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
