@@ -117,8 +117,10 @@ export interface Arbiter {
   /**
    * Judges a tool call and applies `failMode` and `mode`: the one decision a guard needs. Without
    * `mapped`, the call is mapped by `mapToolCall`, relative paths against this process's directory.
+   * `context` says where the agent works for this call (a hook's `cwd`, a client's MCP roots); by
+   * default the `workspace` option.
    */
-  check(call: ToolCall, mapped?: MappedCall): Promise<GuardDecision>;
+  check(call: ToolCall, mapped?: MappedCall, context?: AgentContext): Promise<GuardDecision>;
 }
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -232,12 +234,14 @@ export function createArbiter(options: ArbiterOptions): Arbiter {
     throw errorFromBody(response.status, body);
   }
 
+  function defaultContext(): AgentContext | undefined {
+    return settings.workspace === undefined ? undefined : { workspace: settings.workspace };
+  }
+
   async function evaluate(
     action: string,
     payload: Record<string, unknown>,
-    context: AgentContext | undefined = settings.workspace === undefined
-      ? undefined
-      : { workspace: settings.workspace },
+    context: AgentContext | undefined = defaultContext(),
   ): Promise<Verdict> {
     const response = await call(
       'POST',
@@ -279,9 +283,13 @@ export function createArbiter(options: ArbiterOptions): Arbiter {
     return results.length === 0 ? { status: 'unknown', facts: [] } : { status: 'known', facts: results };
   }
 
-  async function enforced(mapped: MappedCall): Promise<Omit<GuardDecision, 'enforced' | 'judgedAs'>> {
+  async function enforced(
+    mapped: MappedCall,
+    context: AgentContext | undefined,
+  ): Promise<Omit<GuardDecision, 'enforced' | 'judgedAs'>> {
     try {
-      if (mapped.kind === 'verdict') return fromVerdict(await evaluate(mapped.action, mapped.payload));
+      if (mapped.kind === 'verdict')
+        return fromVerdict(await evaluate(mapped.action, mapped.payload, context ?? defaultContext()));
       const judgment = await judge({
         action_type: mapped.action_type,
         actor: settings.actor,
@@ -310,8 +318,12 @@ export function createArbiter(options: ArbiterOptions): Arbiter {
     }
   }
 
-  async function check(call: ToolCall, mapped = mapToolCall(call)): Promise<GuardDecision> {
-    const outcome = await enforced(mapped);
+  async function check(
+    call: ToolCall,
+    mapped = mapToolCall(call),
+    context?: AgentContext,
+  ): Promise<GuardDecision> {
+    const outcome = await enforced(mapped, context);
     const decision: GuardDecision =
       settings.mode === 'monitor'
         ? {

@@ -37,6 +37,10 @@ describe('the SDK against the service', () => {
     expect((await inRoot.evaluate('fs.read', read, { workspace: ['/app'] })).error?.code).toBe(
       'FILESYSTEM_DENIED',
     );
+    // A guard passes the workspace of the call it judges (a hook's cwd, a client's roots).
+    const call = { name: 'Read', args: { file_path: '/root/security_audit.csv' } };
+    expect((await arbiter.check(call, undefined, { workspace: '/root' })).decision).toBe('allow');
+    expect((await arbiter.check(call)).decision).toBe('deny');
   });
 
   it('recalls an explicit unknown on an empty ledger, then what was remembered', async () => {
