@@ -93,21 +93,27 @@ function ascii(text: string, from: number, to: number): boolean {
  * folded on the fly (what `roleOf` of the lower-cased word finds, without making strings).
  */
 function roleAt(text: string, from: number, to: number): Role {
-  if (to - from <= 3 && /^\p{Lu}\.?$/u.test(text.slice(from, to))) return 'initial';
-  if (!ascii(text, from, to)) return roleOfSlow(text.slice(from, to));
+  if (!ascii(text, from, to)) {
+    if (to - from <= 3 && /^\p{Lu}\.?$/u.test(text.slice(from, to))) return 'initial';
+    return roleOfSlow(text.slice(from, to));
+  }
+  const c0 = text.charCodeAt(from);
+  if (c0 >= 65 && c0 <= 90 && (to - from === 1 || (to - from === 2 && text.charCodeAt(from + 1) === 46)))
+    return 'initial';
   const end = text.charCodeAt(to - 1) === 46 ? to - 1 : to; // a final "." dropped
   const { words, roles } = nameLexicon();
   const id = words.idOf(text, from, end, true);
   if (id >= 0) return LEXICON_ROLES[roles[id]!]!;
   // isEnglishWord: a possessive "'s" or "'" dropped, then the word, its singular forms.
   const wn = wordNet();
-  const at = (i: number) => text.charCodeAt(i) | 32; // lower case, for the letters compared below
+  // Letters compared in lower case: `| 32` maps "S" to "s" (and only "S" and "s" to "s").
   let bare = end;
-  if (bare - from >= 2 && text.charCodeAt(bare - 2) === 39 && at(bare - 1) === 115) bare -= 2;
+  if (bare - from >= 2 && text.charCodeAt(bare - 2) === 39 && (text.charCodeAt(bare - 1) | 32) === 115)
+    bare -= 2;
   else if (bare > from && text.charCodeAt(bare - 1) === 39) bare -= 1;
-  const s = bare - from >= 1 && at(bare - 1) === 115;
-  const es = s && bare - from >= 2 && at(bare - 2) === 101;
-  const ies = es && bare - from >= 3 && at(bare - 3) === 105;
+  const s = bare - from >= 1 && (text.charCodeAt(bare - 1) | 32) === 115;
+  const es = s && bare - from >= 2 && (text.charCodeAt(bare - 2) | 32) === 101;
+  const ies = es && bare - from >= 3 && (text.charCodeAt(bare - 3) | 32) === 105;
   if (
     wn.isCommonAt(text, from, bare, true) ||
     (s && wn.isCommonAt(text, from, bare - 1, true)) ||

@@ -313,7 +313,17 @@ function findPhones(text: string, out: SpanSet, region: CountryCode): void {
 
 // --- secrets -------------------------------------------------------------------------------
 
-const TOKEN_RUN = /(?<![\w+/=-])[A-Za-z0-9+/_=-]{24,}/g;
+/** A character of a base62/64 token (what `[A-Za-z0-9+/_=-]` matches). */
+const isTokenChar = (c: number): boolean =>
+  (c >= 48 && c <= 57) ||
+  ((c | 32) >= 97 && (c | 32) <= 122) ||
+  c === 43 ||
+  c === 47 ||
+  c === 95 ||
+  c === 61 ||
+  c === 45;
+/** Shortest token looked at. */
+const MIN_TOKEN = 24;
 /** Random base62/64 tokens of 24+ chars average over 4.2 bits per char; prose identifiers stay below. */
 export const TOKEN_ENTROPY_THRESHOLD = 4.2;
 
@@ -321,12 +331,26 @@ function findSecrets(text: string, out: SpanSet): void {
   for (const m of secretScanner().scan(text)) out.add({ type: 'SECRET', start: m.start, end: m.end });
 }
 
+/** Whole runs of token characters, 24 or more: one pass, where a regular expression retried each word at each of its characters. */
 function findHighEntropyTokens(text: string, out: SpanSet): void {
-  for (const m of text.matchAll(TOKEN_RUN)) {
-    const token = m[0];
-    if (token.length > 4096 || !/[a-z]/.test(token) || !/[A-Z]/.test(token) || !/\d/.test(token)) continue;
-    if (shannonEntropy(token) < TOKEN_ENTROPY_THRESHOLD) continue;
-    out.add({ type: 'SECRET', start: m.index, end: m.index + token.length });
+  for (let start = 0; start < text.length; ) {
+    if (!isTokenChar(text.charCodeAt(start))) {
+      start++;
+      continue;
+    }
+    let end = start + 1;
+    while (end < text.length && isTokenChar(text.charCodeAt(end))) end++;
+    if (end - start >= MIN_TOKEN && end - start <= 4096) {
+      const token = text.slice(start, end);
+      if (
+        /[a-z]/.test(token) &&
+        /[A-Z]/.test(token) &&
+        /\d/.test(token) &&
+        shannonEntropy(token) >= TOKEN_ENTROPY_THRESHOLD
+      )
+        out.add({ type: 'SECRET', start, end });
+    }
+    start = end;
   }
 }
 
