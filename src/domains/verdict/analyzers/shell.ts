@@ -34,7 +34,7 @@ import { runLater } from './run-later.ts';
 import { judgeContainerRun, judgeCtrRun } from './shell/containers.ts';
 import { applyFilter, echoOutput, interpretEscapes, MAX_DECODED, printfOutput } from './shell/decode.ts';
 import { analyzeInlineCode, languageOf } from './shell/inline-code.ts';
-import { secretInVariable, sendsSecretAway } from './shell/secret-variables.ts';
+import { printedSecret, secretInVariable, sendsSecretAway } from './shell/secret-variables.ts';
 import { stepOf, unknownProgram } from './shell/steps.ts';
 import { judgeGoEnvironment, judgeSupplyChain } from './shell/supply-chain.ts';
 import { readSimpleScript, type SimpleStatement, type SimpleWord, STRUCTURAL } from './shell-simple.ts';
@@ -1938,7 +1938,9 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
   const outside = judgeSupplyChain(name, texts, walk.ctx.egress);
   // `npx github:x/y`: the runner fetched what it now runs.
   if (runner.length > 0) {
-    outside.push(...judgeSupplyChain(baseName(runner[0]!), [...runner.slice(1), program.text], walk.ctx.egress));
+    outside.push(
+      ...judgeSupplyChain(baseName(runner[0]!), [...runner.slice(1), program.text], walk.ctx.egress),
+    );
   }
   if (name === 'go') outside.push(...judgeGoEnvironment(goEnvironment(walk)));
   walk.findings.push(...outside);
@@ -1949,6 +1951,9 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
         ? { effects: [{ kind: 'install', target: name }], recognised: true }
         : stepOf(name, texts, program.text.includes('/') ? program.text : undefined, catalogue),
   );
+  // `gh auth token`, `kubectl config view --raw`: the output is a stored credential.
+  const printed = printedSecret(name, texts);
+  if (printed !== undefined) return { unknown: printed, sensitive: printed };
   // A disk tool's device operand is judged as destruction below, not as a path read.
   const deviceTool = /^(?:mkfs.*|mke2fs|mkswap|mkdosfs|dd|shred|wipefs|blkdiscard)$/.test(name);
   const pathArgs = deviceTool ? args.filter((a) => !isBlockDevice(a.text.replace(/^of=/, ''))) : args;

@@ -16,6 +16,7 @@ interface GuardSpec {
   all?: string[];
   pattern?: string;
   effect: EffectKind;
+  code?: 'POLICY_VIOLATION' | 'FILESYSTEM_DENIED';
   says: string;
 }
 
@@ -24,6 +25,7 @@ interface Guard {
   all?: string[];
   pattern?: RE2JS;
   effect: EffectKind;
+  code: 'POLICY_VIOLATION' | 'FILESYSTEM_DENIED';
   says: string;
 }
 
@@ -46,6 +48,7 @@ const SCHEMA = {
           all: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 },
           pattern: { type: 'string', minLength: 1 },
           effect: { enum: [...EFFECT_KINDS] },
+          code: { enum: ['POLICY_VIOLATION', 'FILESYSTEM_DENIED'] },
           says: { type: 'string', minLength: 1 },
         },
       },
@@ -63,7 +66,7 @@ export function loadGuards(file: URL | string): Map<string, Guard[]> {
   }
   const byProgram = new Map<string, Guard[]>();
   for (const spec of data.guards) {
-    const guard: Guard = { effect: spec.effect, says: spec.says };
+    const guard: Guard = { effect: spec.effect, code: spec.code ?? 'POLICY_VIOLATION', says: spec.says };
     if (spec.args) guard.args = spec.args;
     if (spec.all) guard.all = spec.all;
     if (spec.pattern) guard.pattern = RE2JS.compile(spec.pattern);
@@ -111,8 +114,11 @@ export function judgeGuards(name: string, args: readonly string[]): GuardReading
   return {
     findings: [
       {
-        code: 'POLICY_VIOLATION',
-        message: `${name} ${first.says} (${first.effect.replace('_', ' ')}: a change only a person should make)`,
+        code: first.code,
+        message:
+          first.effect === 'credential_access'
+            ? `${name} ${first.says} (credential access: stored secrets stay where they are kept)`
+            : `${name} ${first.says} (${first.effect.replace('_', ' ')}: a change only a person should make)`,
         location: `command "${name}"`,
       },
     ],

@@ -9,6 +9,7 @@ export const SECRET_VARIABLE =
   /^(?:[A-Z0-9_]*_)?(?:TOKEN|SECRET|SECRET_KEY|SECRET_ACCESS_KEY|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?|AUTH_TOKEN|PAT)$|^(?:DATABASE_URL|DB_URL|DSN|MONGO(?:DB)?_URI|REDIS_URL|POSTGRES_URL)$/;
 
 const PREFIX = 'the secret in $';
+const PRINTED = /^the (?:token|credentials) (\S+) prints$/;
 
 export function secretInVariable(name: string): string | undefined {
   return SECRET_VARIABLE.test(name) ? `${PREFIX}${name}` : undefined;
@@ -50,10 +51,57 @@ const AUTH_HEADER =
  * Other kinds of sensitive data (the environment, a secret file) always leave.
  */
 export function sendsSecretAway(sensitive: string, fieldText: string, hosts: readonly string[]): boolean {
-  if (!sensitive.startsWith(PREFIX) || !AUTH_HEADER.test(fieldText)) return true;
-  const name = sensitive.slice(PREFIX.length);
-  const issuer = ISSUERS.find(([pattern]) => pattern.test(name))?.[1];
+  const printer = PRINTED.exec(sensitive)?.[1];
+  if ((!sensitive.startsWith(PREFIX) && printer === undefined) || !AUTH_HEADER.test(fieldText)) return true;
+  const issuer =
+    printer !== undefined
+      ? PRINTER_ISSUERS[printer]
+      : ISSUERS.find(([pattern]) => pattern.test(sensitive.slice(PREFIX.length)))?.[1];
   // A credential used as one, for a service its name does not say: the request is its use.
-  if (issuer === undefined) return false;
+  if (issuer === undefined) return printer !== undefined;
   return hosts.some((host) => !issuer.some((domain) => host === domain || host.endsWith(`.${domain}`)));
+}
+
+/** Where the tokens a CLI prints are meant to go. */
+const PRINTER_ISSUERS: Record<string, string[]> = {
+  gh: ['github.com', 'githubusercontent.com', 'ghcr.io'],
+  gcloud: ['googleapis.com', 'google.com', 'gcr.io', 'pkg.dev'],
+  az: ['azure.com', 'azure.net', 'microsoft.com', 'windows.net', 'microsoftonline.com', 'azurecr.io'],
+  aws: ['amazonaws.com', 'aws.amazon.com'],
+  heroku: ['heroku.com'],
+};
+
+/**
+ * Commands that print a stored credential (`gh auth token`, `gcloud auth print-access-token`,
+ * `kubectl config view --raw`): what they print is a secret wherever it goes next.
+ */
+const PRINTERS: ReadonlyArray<[program: string, pattern: RegExp, what: 'token' | 'credentials']> = [
+  ['gh', /^auth token\b/, 'token'],
+  ['glab', /^auth status .*--show-token\b/, 'token'],
+  [
+    'gcloud',
+    /^(?:auth (?:application-default )?print-(?:access|identity)-token|config config-helper)\b/,
+    'token',
+  ],
+  ['az', /^account get-access-token\b/, 'token'],
+  [
+    'aws',
+    /^(?:configure export-credentials|configure get aws_secret_access_key|ecr get-login-password|sts get-session-token|ecr-public get-login-password)\b/,
+    'credentials',
+  ],
+  ['kubectl', /^config view\b.*--raw\b|^config view\b.*--flatten\b/, 'credentials'],
+  ['heroku', /^auth:token\b/, 'token'],
+  ['vault', /^(?:read|kv get|token create|print token)\b/, 'credentials'],
+  ['doctl', /^auth token\b/, 'token'],
+];
+
+/** What a command prints of a stored credential, named for messages, or undefined. */
+export function printedSecret(name: string, args: readonly string[]): string | undefined {
+  const line = args
+    .filter(
+      (a) => !/^--?(?:profile|region|project|account|format|output|o|context|kubeconfig)(?:=|$)/.test(a),
+    )
+    .join(' ');
+  const hit = PRINTERS.find(([program, pattern]) => program === name && pattern.test(line));
+  return hit ? `the ${hit[2]} ${name} prints` : undefined;
 }
