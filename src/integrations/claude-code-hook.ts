@@ -103,7 +103,9 @@ export async function decidePreToolUse(
   const mapped = resolveRelativePaths(mapClaudeCodeTool(event.tool_name, input), cwd);
   let decision: GuardDecision;
   try {
-    decision = await arbiter.check({ name: event.tool_name, args: input }, mapped);
+    // The session's directory is where the agent works: Arbiter judges paths relative to it.
+    const context = typeof event.cwd === 'string' ? { workspace: cwd } : undefined;
+    decision = await arbiter.check({ name: event.tool_name, args: input }, mapped, context);
   } catch (err) {
     // The service answered with an error (a revoked key, a refused request): not a safe answer.
     const what = err instanceof ArbiterError ? `${err.code}: ${err.message}` : String(err);

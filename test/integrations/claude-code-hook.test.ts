@@ -184,6 +184,21 @@ describe('arbiter hook claude-code', { timeout: 120_000 }, () => {
       ).toBe('none');
     });
 
+    it("sends the session's directory as the workspace: a /root session's files are its own, its keys are not", async () => {
+      const inRoot = (tool_input: Record<string, unknown>) =>
+        decide({ tool_name: 'Read', tool_input, cwd: '/root' });
+      expect((await inRoot({ file_path: '/root/security_audit.csv' })).permissionDecision).toBe('none');
+      const keys = await inRoot({ file_path: '/root/.ssh/id_rsa' });
+      expect(keys.permissionDecision).toBe('deny');
+      expect(keys.permissionDecisionReason).toContain('FILESYSTEM_DENIED');
+      // Without a cwd in the event nothing is said about the workspace, and /root is not the agent's.
+      const elsewhere = await decide({
+        tool_name: 'Read',
+        tool_input: { file_path: '/root/security_audit.csv' },
+      });
+      expect(elsewhere.permissionDecision).toBe('deny');
+    });
+
     it('judges the text an Edit or MultiEdit writes, not only its path', async () => {
       const key = 'AKIA' + 'IOSFODNN7' + 'EXAMPLE';
       const secret = `aws_access_key_id = ${key}\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`;
