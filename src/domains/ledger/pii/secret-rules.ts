@@ -174,11 +174,23 @@ export class SecretScanner {
   private readonly global: CompiledAllowlist;
   private readonly keywords: KeywordFinder;
   private readonly everyRuleHasKeywords: boolean;
+  /** Keyword → the indexes of the rules that run near it. */
+  private readonly rulesOf = new Map<string, number[]>();
+  /** Which rules a scan runs (reused: a scan does not yield before it is done). */
+  private readonly runs: Uint8Array;
 
   constructor(ruleSet: SecretRuleSet) {
     this.global = compileAllowlist(ruleSet.global);
     this.keywords = new KeywordFinder(ruleSet.rules.flatMap((r) => r.keywords));
     this.everyRuleHasKeywords = ruleSet.rules.every((r) => r.keywords.length > 0);
+    ruleSet.rules.forEach((r, i) => {
+      for (const k of r.keywords) {
+        const list = this.rulesOf.get(k);
+        if (list) list.push(i);
+        else this.rulesOf.set(k, [i]);
+      }
+    });
+    this.runs = new Uint8Array(ruleSet.rules.length);
     this.rules = ruleSet.rules.map((r) => ({
       id: r.id,
       re: new RegExp(r.pattern.source, `${r.pattern.flags.replace(/[gd]/g, '')}gd`),
@@ -197,10 +209,14 @@ export class SecretScanner {
     // A rule with keywords runs only near them (the shipped rules all have some): most texts end here.
     const occurrences = this.keywords.find(text) ?? NO_OCCURRENCES;
     if (occurrences === NO_OCCURRENCES && this.everyRuleHasKeywords) return [];
+    const runs = this.runs;
+    runs.fill(0);
+    for (const k of occurrences.keys()) for (const i of this.rulesOf.get(k) ?? []) runs[i] = 1;
     const found: SecretMatch[] = [];
     const seen = new Set<string>();
-    for (const rule of this.rules) {
-      if (rule.keywords.length > 0 && !rule.keywords.some((k) => occurrences.has(k))) continue;
+    for (let i = 0; i < this.rules.length; i++) {
+      const rule = this.rules[i]!;
+      if (rule.keywords.length > 0 && runs[i] === 0) continue;
       for (const [start, end] of this.windows(text.length, rule.keywords, occurrences)) {
         const window = text.slice(start, end);
         rule.re.lastIndex = 0;
