@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   type Arbiter,
   ArbiterError,
@@ -100,6 +101,8 @@ export interface GuardOptions {
   config: GuardConfig;
   /** The wrapped server's working directory, where its relative paths point (default: the guard's). */
   cwd?: string;
+  /** The client's MCP roots, as paths: where the agent works, sent to Arbiter as the workspace. */
+  roots?: readonly string[];
   /** How long an escalation, or a question to the person, waits before the call is refused. */
   approvalTimeoutMs: number;
   approvalIntervalMs?: number;
@@ -156,7 +159,9 @@ export async function decideToolCall(
 ): Promise<Decided> {
   let decision: GuardDecision;
   try {
-    decision = await arbiter.check({ name, args }, mapGuardedCall(options.config, name, args, options.cwd));
+    const mapped = mapGuardedCall(options.config, name, args, options.cwd);
+    const context = options.roots?.length ? { workspace: options.roots.slice(0, 8) } : undefined;
+    decision = await arbiter.check({ name, args }, mapped, context);
   } catch (err) {
     return { forward: false, result: toolError('ARBITER_ERROR', (err as Error).message) };
   }
@@ -224,6 +229,21 @@ function offersFormElicitation(initialize: unknown): boolean {
   if (elicitation === null || typeof elicitation !== 'object') return false;
   const modes = elicitation as { form?: unknown; url?: unknown };
   return modes.form !== undefined || modes.url === undefined;
+}
+
+/** The file roots a `roots/list` answer names, as paths (other schemes name no directory here). */
+function rootPaths(reply: { result?: unknown }): string[] {
+  const roots = (reply.result as { roots?: unknown } | undefined)?.roots;
+  if (!Array.isArray(roots)) return [];
+  return roots.flatMap((root) => {
+    const uri = (root as { uri?: unknown } | null)?.uri;
+    if (typeof uri !== 'string' || !uri.startsWith('file:')) return [];
+    try {
+      return [fileURLToPath(uri)];
+    } catch {
+      return [];
+    }
+  });
 }
 
 function personAnswer(reply: { result?: unknown; error?: { message?: unknown } }): PersonAnswer {
@@ -311,6 +331,20 @@ export function relay(
         );
     });
 
+  // The client's roots are where the agent works: asked once it is initialised, again when they change.
+  let listsRoots = false;
+  let roots: string[] = [];
+  const listRoots = () => {
+    const id = `arbiter-roots-${++asked}`;
+    questions.set(id, (reply) => {
+      questions.delete(id);
+      roots = rootPaths(reply);
+    });
+    client
+      .send({ jsonrpc: '2.0', id, method: 'roots/list' } as JSONRPCMessage)
+      .catch(() => questions.delete(id));
+  };
+
   client.onmessage = (message) => {
     const request = message as {
       method?: string;
@@ -321,9 +355,15 @@ export function relay(
       questions.get(request.id)!(message as { result?: unknown; error?: { message?: unknown } });
       return;
     }
-    if (request.method === 'initialize') canElicit = offersFormElicitation(message);
+    if (request.method === 'initialize') {
+      canElicit = offersFormElicitation(message);
+      listsRoots =
+        (message as { params?: { capabilities?: { roots?: unknown } } }).params?.capabilities?.roots != null;
+    }
     if (request.method !== 'tools/call' || request.id === undefined) {
       void forward(message);
+      if (listsRoots && /^notifications\/(?:initialized|roots\/list_changed)$/.test(request.method ?? ''))
+        listRoots();
       return;
     }
     const name = typeof request.params?.name === 'string' ? request.params.name : '';
@@ -331,7 +371,8 @@ export function relay(
       request.params?.arguments && typeof request.params.arguments === 'object'
         ? (request.params.arguments as Record<string, unknown>)
         : {};
-    void decideToolCall(arbiter, canElicit ? { ...options, askPerson } : options, name, args).then(
+    const asking = canElicit ? { ...options, askPerson } : options;
+    void decideToolCall(arbiter, roots.length > 0 ? { ...asking, roots } : asking, name, args).then(
       (decided) =>
         decided.forward
           ? forward(message)

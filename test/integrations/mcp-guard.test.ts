@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
   type ElicitRequest,
   ElicitRequestSchema,
   type ElicitResult,
+  ListRootsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/process.ts';
@@ -16,6 +18,8 @@ const SERVER = path.resolve('test/integrations/fixtures/recording-mcp-server.mjs
 
 interface Guarded {
   client: Client;
+  /** Resolves once the guard asked the client for its roots (when the client has roots). */
+  rootsAsked: Promise<void>;
   /** The calls the wrapped server received. */
   received(): Array<{ tool: string; args: Record<string, unknown> }>;
   close(): Promise<void>;
@@ -24,13 +28,14 @@ interface Guarded {
 /**
  * A real MCP client → `arbiter mcp guard` (started in `cwd`, by default this one) → the recording
  * MCP server. With `elicit`, the client offers elicitation and answers each `elicitation/create`
- * with it.
+ * with it; with `roots`, it offers those directories as its MCP roots.
  */
 async function guarded(
   env: Record<string, string>,
   guardArgs: string[] = [],
   cwd?: string,
   elicit?: (request: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>,
+  roots?: string[],
 ): Promise<Guarded> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-guard-'));
   const recordFile = path.join(dir, 'calls.jsonl');
@@ -44,12 +49,27 @@ async function guarded(
   });
   const client = new Client(
     { name: 'guard-test', version: '1.0.0' },
-    elicit ? { capabilities: { elicitation: { form: {} } } } : {},
+    {
+      capabilities: {
+        ...(elicit ? { elicitation: { form: {} } } : {}),
+        ...(roots ? { roots: { listChanged: true } } : {}),
+      },
+    },
   );
   if (elicit) client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request.params));
+  let asked = () => {};
+  const rootsAsked = new Promise<void>((resolve) => {
+    asked = resolve;
+  });
+  if (roots)
+    client.setRequestHandler(ListRootsRequestSchema, () => {
+      asked();
+      return { roots: roots.map((dir) => ({ uri: pathToFileURL(dir).href })) };
+    });
   await client.connect(transport);
   return {
     client,
+    rootsAsked,
     received: () =>
       fs
         .readFileSync(recordFile, 'utf8')
@@ -141,6 +161,32 @@ describe('arbiter mcp guard', { timeout: 120_000 }, () => {
     } finally {
       await Promise.all([own.close(), configured.close()]);
       fs.rmSync(where, { recursive: true, force: true });
+    }
+  });
+
+  it("sends the client's roots as the workspace: files there are the agent's own, its keys are not", async () => {
+    const g = await guarded(service.env, [], undefined, undefined, ['/root']);
+    const plain = await guarded(service.env);
+    try {
+      await g.rootsAsked;
+      // A round trip after the roots were asked: the client's answer, sent first, has been read.
+      await g.client.listTools();
+      const csv = await g.client.callTool({
+        name: 'read_file',
+        arguments: { path: '/root/security_audit.csv' },
+      });
+      expect(csv.isError).toBeFalsy();
+      const keys = await g.client.callTool({ name: 'read_file', arguments: { path: '/root/.ssh/id_rsa' } });
+      expect(text(keys)).toMatch(/^FILESYSTEM_DENIED: /);
+      expect(g.received()).toEqual([{ tool: 'read_file', args: { path: '/root/security_audit.csv' } }]);
+      // A client without roots says nothing about where the agent works.
+      const elsewhere = await plain.client.callTool({
+        name: 'read_file',
+        arguments: { path: '/root/security_audit.csv' },
+      });
+      expect(text(elsewhere)).toMatch(/^FILESYSTEM_DENIED: .*superuser's home/);
+    } finally {
+      await Promise.all([g.close(), plain.close()]);
     }
   });
 
