@@ -107,6 +107,10 @@ const VSCODE_SETTINGS = /(?:^|\/)\.vscode\/settings\.json$/i;
 const VSCODE_TASKS = /(?:^|\/)\.vscode\/tasks\.json$/i;
 const DOCKERFILE = /(?:^|\/)(?:[\w.-]*\.)?(?:dockerfile|containerfile)(?:\.[\w-]+)?$/i;
 const MAKEFILE = /(?:^|\/)(?:GNUmakefile|makefile|Makefile|[\w.-]+\.mk)$/;
+const SHELL_HOOK = /(?:^|\/)(?:\.husky\/(?!_\/)[^/]+|\.envrc|\.lefthook\/[^/]+\/[^/]+)$/;
+const DEVCONTAINER = /(?:^|\/)\.devcontainer(?:\/[^/]+)?\/devcontainer\.json$|(?:^|\/)\.devcontainer\.json$/;
+const PRE_COMMIT = /(?:^|\/)\.pre-commit-config\.ya?ml$/;
+const CODEX_CONFIG = /(?:^|\/)\.codex\/config\.toml$/;
 const PYTHON_HOOK = /(?:^|\/)(?:setup\.py|sitecustomize\.py|usercustomize\.py|[^/]+\.pth)$/i;
 
 /**
@@ -298,6 +302,59 @@ function pythonHook(path: string, content: string): string[] {
   return [`python3 -c '${code.slice(0, MAX_CONTENT).replace(/'/g, `'\\''`)}'`];
 }
 
+/** A dev container's lifecycle commands: strings, argv arrays, or objects of either. */
+function devcontainerCommands(content: string): string[] {
+  const doc = parseJson(content.replace(/^\s*\/\/.*$/gm, '')) as Record<string, unknown> | undefined;
+  const out: string[] = [];
+  for (const key of [
+    'initializeCommand',
+    'onCreateCommand',
+    'updateContentCommand',
+    'postCreateCommand',
+    'postStartCommand',
+    'postAttachCommand',
+  ]) {
+    const value = doc?.[key];
+    const each = (v: unknown) => {
+      if (typeof v === 'string') out.push(v);
+      else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) out.push(v.join(' '));
+    };
+    if (value !== null && typeof value === 'object' && !Array.isArray(value))
+      Object.values(value).forEach(each);
+    else each(value);
+  }
+  return out.slice(0, MAX_COMMANDS);
+}
+
+/** pre-commit's local hooks: `entry` runs as a command. */
+function preCommitEntries(content: string): string[] {
+  const doc = parseYaml(content) as { repos?: Array<{ hooks?: Array<{ entry?: unknown }> }> } | undefined;
+  return (doc?.repos ?? [])
+    .flatMap((repo) => repo?.hooks ?? [])
+    .flatMap((hook) => (typeof hook?.entry === 'string' ? [hook.entry] : []))
+    .slice(0, MAX_COMMANDS);
+}
+
+/** Codex's config: MCP servers it starts, and an approval policy that never asks. */
+function codexConfig(content: string): RunLater {
+  const text = content.slice(0, MAX_CONTENT);
+  const commands: string[] = [];
+  for (const m of text.matchAll(/^\s*command\s*=\s*"([^"\n]*)"\s*(?:\n\s*args\s*=\s*\[([^\]\n]*)\])?/gm)) {
+    const args = [...(m[2] ?? '').matchAll(/"([^"\n]*)"/g)].map((a) => a[1]!);
+    commands.push([m[1]!, ...args].join(' '));
+  }
+  const never = /^\s*approval_policy\s*=\s*"never"/m.test(text) ? 'approval_policy "never"' : undefined;
+  const open = /^\s*sandbox_mode\s*=\s*"danger-full-access"/m.test(text)
+    ? 'sandbox_mode "danger-full-access"'
+    : undefined;
+  const everything = never ?? open;
+  return {
+    kind: "the agent's settings",
+    commands,
+    ...(everything ? { approvesEverything: everything } : {}),
+  };
+}
+
 /** What a file at `path` (normalised) will run later, if it is one of the kinds above. */
 export function runLater(path: string, content: string): RunLater | undefined {
   const name = base(path);
@@ -309,11 +366,27 @@ export function runLater(path: string, content: string): RunLater | undefined {
   if (MAKEFILE.test(path)) return { kind: 'a Makefile', commands: makefileRecipes(content) };
   if (DOCKERFILE.test(path)) return { kind: 'a Dockerfile', commands: dockerfileRuns(content) };
   if (COMPOSE_FILE.test(path)) return { kind: 'a compose file', commands: composeRuns(content) };
-  if (MCP_FILE.test(path)) return { kind: 'an MCP client configuration', commands: mcpServers(content) };
+  if (MCP_FILE.test(path)) {
+    const doc = parseJson(content) as { autoAccept?: unknown; yolo?: unknown } | undefined;
+    const everything =
+      doc?.autoAccept === true ? 'autoAccept true' : doc?.yolo === true ? 'yolo true' : undefined;
+    return {
+      kind: 'an MCP client configuration',
+      commands: mcpServers(content),
+      ...(everything ? { approvesEverything: everything } : {}),
+    };
+  }
   if (AGENT_SETTINGS.test(path)) return agentSettings(content);
   if (VSCODE_SETTINGS.test(path)) return vscodeSettings(content);
   if (VSCODE_TASKS.test(path)) return { kind: "the editor's tasks", commands: vscodeTasks(content) };
-  if (PYTHON_HOOK.test(path))
+  if (SHELL_HOOK.test(path))
+    return { kind: 'a hook the shell or git runs', commands: [content.slice(0, MAX_CONTENT)] };
+  if (DEVCONTAINER.test(path)) return { kind: 'a dev container', commands: devcontainerCommands(content) };
+  if (PRE_COMMIT.test(path))
+    return { kind: 'a pre-commit configuration', commands: preCommitEntries(content) };
+  if (CODEX_CONFIG.test(path)) return codexConfig(content);
+  if (PYTHON_HOOK.test(path)) {
     return { kind: 'Python that runs on install or start', commands: pythonHook(path, content) };
+  }
   return undefined;
 }

@@ -32,6 +32,7 @@ import {
 } from './paths.ts';
 import { runLater } from './run-later.ts';
 import { judgeContainerRun, judgeCtrRun } from './shell/containers.ts';
+import { frameworkCode, judgeDatabaseCode } from './shell/db-code.ts';
 import { applyFilter, echoOutput, interpretEscapes, MAX_DECODED, printfOutput } from './shell/decode.ts';
 import { analyzeInlineCode, languageOf } from './shell/inline-code.ts';
 import { printedSecret, secretInVariable, sendsSecretAway } from './shell/secret-variables.ts';
@@ -1944,6 +1945,9 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
   }
   if (name === 'go') outside.push(...judgeGoEnvironment(goEnvironment(walk)));
   walk.findings.push(...outside);
+  // `rails runner '…'`, `manage.py shell -c '…'`: code handed to the framework, which reaches its database.
+  const handed = frameworkCode(name, texts);
+  if (handed !== undefined) walk.findings.push(...judgeDatabaseCode(handed));
   walk.steps.push(
     guarded
       ? { effects: guarded.effects, recognised: true }
@@ -2589,6 +2593,7 @@ function judgeInterpreter(name: string, args: Field[], walk: Walk, stdin?: Strea
 
 function runInlineCode(code: Field, language: ReturnType<typeof languageOf>, walk: Walk): void {
   if (code.dynamic) opaque(walk, code.opaque ?? 'inline code built from unknown expansions');
+  walk.findings.push(...judgeDatabaseCode(code.text));
   const inner = child(walk);
   if (!inner) return;
   analyzeInlineCode(code.text, language, {

@@ -10,13 +10,15 @@ import { EFFECT_KINDS, type Effect, type EffectKind } from '../effects.ts';
  * pass. Matching is by program name and arguments only, in linear time (RE2).
  */
 
+type GuardCode = 'POLICY_VIOLATION' | 'FILESYSTEM_DENIED' | 'DEST_MUTATION';
+
 interface GuardSpec {
   programs: string[];
   args?: string[];
   all?: string[];
   pattern?: string;
   effect: EffectKind;
-  code?: 'POLICY_VIOLATION' | 'FILESYSTEM_DENIED';
+  code?: GuardCode;
   says: string;
 }
 
@@ -25,7 +27,7 @@ interface Guard {
   all?: string[];
   pattern?: RE2JS;
   effect: EffectKind;
-  code: 'POLICY_VIOLATION' | 'FILESYSTEM_DENIED';
+  code: GuardCode;
   says: string;
 }
 
@@ -48,7 +50,7 @@ const SCHEMA = {
           all: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 },
           pattern: { type: 'string', minLength: 1 },
           effect: { enum: [...EFFECT_KINDS] },
-          code: { enum: ['POLICY_VIOLATION', 'FILESYSTEM_DENIED'] },
+          code: { enum: ['POLICY_VIOLATION', 'FILESYSTEM_DENIED', 'DEST_MUTATION'] },
           says: { type: 'string', minLength: 1 },
         },
       },
@@ -118,7 +120,9 @@ export function judgeGuards(name: string, args: readonly string[]): GuardReading
         message:
           first.effect === 'credential_access'
             ? `${name} ${first.says} (credential access: stored secrets stay where they are kept)`
-            : `${name} ${first.says} (${first.effect.replace('_', ' ')}: a change only a person should make)`,
+            : first.code === 'DEST_MUTATION'
+              ? `${name} ${first.says}`
+              : `${name} ${first.says} (${first.effect.replace('_', ' ')}: a change only a person should make)`,
         location: `command "${name}"`,
       },
     ],
