@@ -1755,7 +1755,13 @@ function unwrap(argv: Field[], walk: Walk): Unwrapped {
     if (runner !== undefined && (runner === '' || current[1]?.text === runner)) {
       let k = runner === '' ? 1 : 2;
       while (k < current.length && current[k]!.text.startsWith('-')) {
-        k += /^(?:-p|--package|--node-options|-c|--call)$/.test(current[k]!.text) ? 2 : 1;
+        // Options that take a value (`uv run --with sentry-sdk python …`, `poetry run -C dir …`).
+        k +=
+          /^(?:-p|--package|--node-options|-c|--call|--with|--with-requirements|--with-editable|--python|--from|--project|--directory|-C|--env-file|--group|--extra|--index|--spec|-e|--environment|--filter|-F)$/.test(
+            current[k]!.text,
+          )
+            ? 2
+            : 1;
       }
       if (k < current.length) {
         // The catalogue knows runners too (`npx aws-cdk destroy` is `cdk destroy`): it sees both.
@@ -1953,7 +1959,7 @@ function dispatch(words: Field[], walk: Walk, stdin?: Stream): Stream | undefine
       ? { effects: guarded.effects, recognised: true }
       : outside.length > 0
         ? { effects: [{ kind: 'install', target: name }], recognised: true }
-        : stepOf(name, texts, program.text.includes('/') ? program.text : undefined, catalogue),
+        : stepOf(name, texts, program.text.includes('/') ? program.text : undefined, catalogue, runner[0]),
   );
   // `gh auth token`, `kubectl config view --raw`: the output is a stored credential.
   const printed = printedSecret(name, texts);

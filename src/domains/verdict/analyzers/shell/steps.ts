@@ -11,6 +11,7 @@ export function stepOf(
   args: readonly string[],
   path: string | undefined,
   ruled: readonly Finding[],
+  runner?: string,
 ): Step {
   if (ruled.length > 0) {
     const effects = ruled.flatMap((finding) => {
@@ -19,7 +20,13 @@ export function stepOf(
     });
     if (effects.length > 0) return { effects, recognised: true };
   }
-  return reduceProgram(name, args, path);
+  const step = reduceProgram(name, args, path);
+  // `uv run mypy`, `poetry run dev`, `npm exec eslint`: a tool the project installed, or a script
+  // it defines, run through its package runner (what the runner fetches is judged on its own).
+  if (!step.recognised && runner !== undefined && step.unrecognised?.startsWith('unknown program')) {
+    return { effects: [{ kind: 'execute', target: `${runner} ${name}` }], recognised: true };
+  }
+  return step;
 }
 
 /** A command whose program is computed at run time: Arbiter cannot know what it runs. */
