@@ -67,7 +67,8 @@ export function effectOfFinding(finding: Finding): Effect | undefined {
 export const MAX_LISTED_EFFECTS = 32;
 
 /** Distinct effects in first-seen order, bounded. */
-export function mergeEffects(effects: Iterable<Effect>): Effect[] {
+export function mergeEffects(effects: Effect[]): Effect[] {
+  if (effects.length <= 1) return effects;
   const seen = new Set<string>();
   const out: Effect[] = [];
   for (const effect of effects) {

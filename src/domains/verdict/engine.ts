@@ -57,14 +57,19 @@ const MAX_UNRECOGNISED = 5;
 function verdictOf(findings: Finding[], reading?: Reading): Verdict {
   const finding = topFinding(findings);
   const steps = reading?.steps ?? [];
-  const unrecognised = [
-    ...new Set(steps.flatMap((s) => (s.recognised || s.unrecognised === undefined ? [] : [s.unrecognised]))),
-  ].slice(0, MAX_UNRECOGNISED);
+  const recognised = steps.every((s) => s.recognised);
+  const unrecognised = recognised
+    ? []
+    : [
+        ...new Set(
+          steps.flatMap((s) => (s.recognised || s.unrecognised === undefined ? [] : [s.unrecognised])),
+        ),
+      ].slice(0, MAX_UNRECOGNISED);
   const verdict: Verdict = {
     is_safe: finding === undefined,
     findings,
     effects: effectsOf(steps, findings),
-    recognised: steps.every((s) => s.recognised),
+    recognised,
     unrecognised,
   };
   if (finding !== undefined) verdict.finding = finding;
@@ -73,6 +78,7 @@ function verdictOf(findings: Finding[], reading?: Reading): Verdict {
 
 /** The steps' effects, and those a refusal names that no step had. */
 function effectsOf(steps: readonly Step[], findings: readonly Finding[]): Effect[] {
+  if (findings.length === 0 && steps.length === 1) return steps[0]!.effects;
   const effects = steps.flatMap((s) => s.effects);
   const kinds = new Set(effects.map((e) => e.kind));
   for (const finding of findings) {

@@ -97,6 +97,7 @@ export function judgeDatabaseCode(code: string): Finding[] {
  * `artisan tinker --execute='…'`. Returns that code, or undefined.
  */
 export function frameworkCode(name: string, args: readonly string[]): string | undefined {
+  if (!/^(?:rails|python[\d.]*|django-admin|php|artisan)$/.test(name)) return undefined;
   if (/^rails$/.test(name) && args[0] === 'runner') return args.find((a, i) => i > 0 && !a.startsWith('-'));
   const manage = args.findIndex((a) => /(?:^|\/)manage\.py$/.test(a));
   const django =

@@ -68,6 +68,9 @@ function remoteSpec(spec: string, npm = false): string | undefined {
 }
 
 const NPM = /^(?:npm|pnpm|yarn|bun|cnpm)$/;
+/** Every program this module judges. */
+const INSTALLERS =
+  /^(?:npm|pnpm|yarn|bun|cnpm|npx|pnpx|bunx|pip[\d.]*|uvx?|pipx|gem|conda|mamba|micromamba|choco|cargo|deno|python[\d.]*)$/;
 const NPM_INSTALL = new Set([
   'install',
   'i',
@@ -119,6 +122,8 @@ const finding = (name: string, what: string): Finding => ({
 
 /** Findings for one program run with `args` (the walk has already unwrapped sudo, env, …). */
 export function judgeSupplyChain(name: string, args: readonly string[], egress: EgressSettings): Finding[] {
+  // Most programs install nothing: one test keeps this off their path.
+  if (!INSTALLERS.test(name)) return [];
   let program = name;
   let rest = args;
   // `python -m pip install …` is pip; `uv pip install …` too.
