@@ -149,6 +149,7 @@ export const AUTHENTICATED_ROUTES: AuthenticatedRoute[] = [
     body: { threshold: 3, window_seconds: 60 },
   },
   { method: 'GET', route: '/v1/catalogue', url: () => '/v1/catalogue' },
+  { method: 'GET', route: '/v1/catalogue/coverage', url: () => '/v1/catalogue/coverage' },
   { method: 'GET', route: '/v1/catalogue/rules', url: () => '/v1/catalogue/rules' },
   { method: 'PUT', route: '/v1/catalogue/rules', url: () => '/v1/catalogue/rules', body: { rules: [] } },
   { method: 'DELETE', route: '/v1/catalogue/rules', url: () => '/v1/catalogue/rules' },

@@ -49,6 +49,7 @@ const EXPECTED_ROLE: Record<string, KeyRole> = {
   'GET /v1/settings/execution': 'operator',
   'PUT /v1/settings/execution': 'operator',
   'GET /v1/catalogue': 'operator',
+  'GET /v1/catalogue/coverage': 'operator',
   'GET /v1/catalogue/rules': 'operator',
   'PUT /v1/catalogue/rules': 'operator',
   'DELETE /v1/catalogue/rules': 'operator',

@@ -32,6 +32,8 @@ export interface Finding {
   message: string;
   /** Where the finding was made, e.g. `statement 2`, `command "rm"`, `path /etc/shadow`. */
   location?: string;
+  /** MITRE ATT&CK technique ids of the rule or guard that made the finding, when it maps to any. */
+  attack?: string[];
 }
 
 const rank = new Map<VerdictCode, number>(VERDICT_PRECEDENCE.map((code, index) => [code, index]));

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { principalOf } from '../../http/auth.ts';
 import { errorResponses, SuccessSchema } from '../../http/common-schemas.ts';
+import { CoverageSchema, readCoverage } from './catalogue/coverage.ts';
 import {
   AccountRulesBody,
   AccountRulesSchema,
@@ -229,6 +230,20 @@ export function verdictRoutes(verdicts: VerdictService): FastifyPluginAsyncTypeb
         },
       },
       async (request) => verdicts.describeCatalogue(principalOf(request).accountId),
+    );
+
+    app.get(
+      '/v1/catalogue/coverage',
+      {
+        config: { role: 'operator' },
+        schema: {
+          tags: ['Verdicts'],
+          summary:
+            'MITRE ATT&CK coverage: for each technique and platform, the built-in rules that refuse it and the Sigma and LOLBAS entries it was seen in',
+          response: { 200: CoverageSchema, ...errorResponses },
+        },
+      },
+      async () => readCoverage(),
     );
 
     app.get(

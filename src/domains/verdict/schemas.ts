@@ -100,6 +100,12 @@ export const VerdictSchema = Type.Object(
         message: Type.String(),
       }),
     ),
+    attack: Type.Optional(
+      Type.Array(Type.String({ pattern: '^T\\d{4}(\\.\\d{3})?$' }), {
+        description:
+          'MITRE ATT&CK techniques of the rule that refused the action, when it maps to any (GET /v1/catalogue/coverage)',
+      }),
+    ),
   },
   { description: 'A verdict: the body of every answer of POST /v1/evaluate but transport errors' },
 );

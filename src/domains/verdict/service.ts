@@ -403,8 +403,13 @@ export function createVerdictService(deps: VerdictServiceDeps) {
     };
     if (!judged.recognised) verdict.unrecognised = judged.unrecognised;
     if (finding !== undefined) verdict.error = { code: finding.code, message: messageOf(finding) };
+    if (finding?.attack !== undefined) verdict.attack = finding.attack;
     // Never the payload: it may hold the very secrets the verdict refused to let out.
-    const details = { action: envelope.action.slice(0, 100), code };
+    const details = {
+      action: envelope.action.slice(0, 100),
+      code,
+      ...(finding?.attack && { attack: finding.attack }),
+    };
     if (finding === undefined) {
       deps.recordAudit({
         accountId: caller.accountId,
@@ -424,7 +429,14 @@ export function createVerdictService(deps: VerdictServiceDeps) {
         at,
         raises: {
           type: 'verdict.rejected',
-          data: { verdict_hash: hash, action: details.action, code, key_id: caller.keyId, evaluated_at: at },
+          data: {
+            verdict_hash: hash,
+            action: details.action,
+            code,
+            ...(details.attack && { attack: details.attack }),
+            key_id: caller.keyId,
+            evaluated_at: at,
+          },
         },
       });
     }

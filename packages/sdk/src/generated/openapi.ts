@@ -2276,6 +2276,136 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/catalogue/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MITRE ATT&CK coverage: for each technique and platform, the built-in rules that refuse it and the Sigma and LOLBAS entries it was seen in */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description MITRE ATT&CK techniques by tactic and platform, and the rules that refuse them */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            description: string;
+                            platforms: ("linux" | "macos" | "windows" | "aws" | "azure" | "gcp")[];
+                            sources: {
+                                commit?: string;
+                                entries_read?: number;
+                                licence: string;
+                                name: string;
+                                note?: string;
+                                rules_read?: number;
+                                url: string;
+                            }[];
+                            tactics: {
+                                id: string;
+                                name: string;
+                                share: {
+                                    [key: string]: {
+                                        covered: number;
+                                        techniques: number;
+                                    };
+                                };
+                                techniques: {
+                                    /** @description A Sigma rule title that detects it */
+                                    example?: string;
+                                    id: string;
+                                    platforms: {
+                                        [key: string]: {
+                                            /** @description LOLBAS binaries mapped to it */
+                                            lolbas?: string[];
+                                            /** @description Catalogue rules and guards that refuse it; empty: not covered */
+                                            rules: string[];
+                                            /** @description SigmaHQ rules (file names) that detect it, at most eight */
+                                            sigma: string[];
+                                            sigma_total: number;
+                                        };
+                                    };
+                                }[];
+                            }[];
+                            /** @enum {number} */
+                            version: 1;
+                        };
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error but a verdict has this body */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/catalogue/rules": {
         parameters: {
             query?: never;
@@ -2613,6 +2743,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description MITRE ATT&CK techniques of the rule that refused the action, when it maps to any (GET /v1/catalogue/coverage) */
+                            attack?: string[];
                             /** @description What Arbiter understood the action would do */
                             effects: {
                                 /** @enum {string} */
@@ -2671,6 +2803,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description MITRE ATT&CK techniques of the rule that refused the action, when it maps to any (GET /v1/catalogue/coverage) */
+                            attack?: string[];
                             /** @description What Arbiter understood the action would do */
                             effects: {
                                 /** @enum {string} */
@@ -2702,6 +2836,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description MITRE ATT&CK techniques of the rule that refused the action, when it maps to any (GET /v1/catalogue/coverage) */
+                            attack?: string[];
                             /** @description What Arbiter understood the action would do */
                             effects: {
                                 /** @enum {string} */

@@ -56,6 +56,7 @@ interface CompiledRule {
   delegate: boolean;
   code: Finding['code'];
   message: string;
+  attack: string[] | undefined;
 }
 
 /** One program as the matcher sees it: how to read its arguments, and its rules. */
@@ -199,6 +200,7 @@ export function compileRule(rule: Rule, program: CompiledProgram, compile: Patte
     delegate: rule.delegate === true,
     code: rule.code ?? 'DEST_MUTATION',
     message: rule.message ?? `${program.name} ${rule.path?.[0] ?? ''}`.trim(),
+    attack: rule.attack,
   };
 }
 
@@ -348,16 +350,22 @@ function judgeRule(
           ? analyzeCypher(text)
           : analyzeSql(text, { dialect: rule.extract.dialect });
       for (const finding of findings) {
-        out.push({
-          code: finding.code,
-          message: `${label}: ${finding.message}`,
-          location: where(label, rule),
-        });
+        out.push(
+          withAttack(
+            { code: finding.code, message: `${label}: ${finding.message}`, location: where(label, rule) },
+            rule,
+          ),
+        );
       }
     }
     return;
   }
-  out.push({ code: rule.code, message: rule.message, location: where(label, rule) });
+  out.push(withAttack({ code: rule.code, message: rule.message, location: where(label, rule) }, rule));
+}
+
+function withAttack(finding: Finding, rule: CompiledRule): Finding {
+  if (rule.attack !== undefined) finding.attack = rule.attack;
+  return finding;
 }
 
 /**

@@ -15,6 +15,9 @@ export const RULE_CODES = [
   'EXFILTRATION_BLOCKED',
 ] as const;
 
+/** A MITRE ATT&CK technique or sub-technique id. */
+export const ATTACK_ID = '^T\\d{4}(\\.\\d{3})?$';
+const AttackList = Type.Array(Type.String({ pattern: ATTACK_ID }), { minItems: 1, maxItems: 16 });
 const Name = Type.String({ minLength: 1, maxLength: 64 });
 /** A flag as written on the command line (`--all`, `-A`, `/S`, `-WhatIf`); a trailing `*` matches any suffix. */
 const FlagName = Type.String({ minLength: 2, maxLength: 64, pattern: '^[-/+]' });
@@ -148,6 +151,8 @@ export const RuleSchema = Type.Object(
     delegate: Type.Optional(Type.Boolean()),
     code: Type.Optional(Type.Enum(RULE_CODES)),
     message: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
+    /** MITRE ATT&CK techniques the rule refuses (`T1562.004`); carried by its verdicts. */
+    attack: Type.Optional(AttackList),
     /** Why the rule exists or why it stops where it does; not shown in verdicts. */
     note: Type.Optional(Type.String({ maxLength: 1000 })),
   },

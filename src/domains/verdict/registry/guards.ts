@@ -13,6 +13,7 @@ import { EFFECT_KINDS, type Effect, type EffectKind } from '../effects.ts';
 type GuardCode = 'POLICY_VIOLATION' | 'FILESYSTEM_DENIED' | 'DEST_MUTATION';
 
 interface GuardSpec {
+  id?: string;
   programs: string[];
   args?: string[];
   all?: string[];
@@ -20,6 +21,7 @@ interface GuardSpec {
   effect: EffectKind;
   code?: GuardCode;
   says: string;
+  attack?: string[];
 }
 
 interface Guard {
@@ -29,6 +31,7 @@ interface Guard {
   effect: EffectKind;
   code: GuardCode;
   says: string;
+  attack?: string[];
 }
 
 const SCHEMA = {
@@ -44,7 +47,10 @@ const SCHEMA = {
         type: 'object',
         additionalProperties: false,
         required: ['programs', 'effect', 'says'],
+        // A guard that names techniques has an id, so the coverage map can name it.
+        dependencies: { attack: ['id'] },
         properties: {
+          id: { type: 'string', pattern: '^guard\\.[a-z0-9][a-z0-9.-]*$' },
           programs: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 },
           args: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 },
           all: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 },
@@ -52,6 +58,12 @@ const SCHEMA = {
           effect: { enum: [...EFFECT_KINDS] },
           code: { enum: ['POLICY_VIOLATION', 'FILESYSTEM_DENIED', 'DEST_MUTATION'] },
           says: { type: 'string', minLength: 1 },
+          attack: {
+            type: 'array',
+            items: { type: 'string', pattern: '^T\\d{4}(\\.\\d{3})?$' },
+            minItems: 1,
+            uniqueItems: true,
+          },
         },
       },
     },
@@ -72,6 +84,7 @@ export function loadGuards(file: URL | string): Map<string, Guard[]> {
     if (spec.args) guard.args = spec.args;
     if (spec.all) guard.all = spec.all;
     if (spec.pattern) guard.pattern = RE2JS.compile(spec.pattern);
+    if (spec.attack) guard.attack = spec.attack;
     for (const program of spec.programs) {
       const key = program.toLowerCase();
       byProgram.set(key, [...(byProgram.get(key) ?? []), guard]);
@@ -113,19 +126,19 @@ export function judgeGuards(name: string, args: readonly string[]): GuardReading
   const hits = guards.filter((g) => applies(g, args));
   if (hits.length === 0 || hits.some((g) => g.effect === 'read')) return undefined;
   const first = hits[0]!;
+  const finding: Finding = {
+    code: first.code,
+    message:
+      first.effect === 'credential_access'
+        ? `${name} ${first.says} (credential access: stored secrets stay where they are kept)`
+        : first.code === 'DEST_MUTATION'
+          ? `${name} ${first.says}`
+          : `${name} ${first.says} (${first.effect.replace('_', ' ')}: a change only a person should make)`,
+    location: `command "${name}"`,
+  };
+  if (first.attack) finding.attack = first.attack;
   return {
-    findings: [
-      {
-        code: first.code,
-        message:
-          first.effect === 'credential_access'
-            ? `${name} ${first.says} (credential access: stored secrets stay where they are kept)`
-            : first.code === 'DEST_MUTATION'
-              ? `${name} ${first.says}`
-              : `${name} ${first.says} (${first.effect.replace('_', ' ')}: a change only a person should make)`,
-        location: `command "${name}"`,
-      },
-    ],
+    findings: [finding],
     effects: hits.map((g) => ({ kind: g.effect, target: name })),
   };
 }
