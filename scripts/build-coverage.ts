@@ -48,7 +48,6 @@ const TACTICS = [
   ['execution', 'Execution'],
 ] as const;
 type Tactic = (typeof TACTICS)[number][0];
-const TACTIC_IDS = new Set<string>(TACTICS.map(([id]) => id));
 /** ATT&CK v18 split Defense Evasion into Stealth and Defense Impairment; the issue asks for both. */
 const TACTIC_ALIASES: Record<string, Tactic> = {
   stealth: 'defense-evasion',
@@ -212,9 +211,9 @@ interface Seen {
   /** Sigma rule files (without `.yml`) by platform. */
   sigma: Map<Platform, Set<string>>;
   lolbas: Set<string>;
-  /** Tactics from rules that tag this technique alone; `loose` from rules tagging several. */
-  tactics: Set<Tactic>;
-  loose: Set<Tactic>;
+  /** Tactic votes of rules that tag this technique alone; `loose` of rules tagging several. */
+  tactics: Map<string, number>;
+  loose: Map<string, number>;
   title: string | undefined;
 }
 
@@ -230,7 +229,7 @@ function yamlFiles(dir: string): string[] {
 function seenOf(seen: Map<string, Seen>, id: string): Seen {
   let entry = seen.get(id);
   if (entry === undefined) {
-    entry = { sigma: new Map(), lolbas: new Set(), tactics: new Set(), loose: new Set(), title: undefined };
+    entry = { sigma: new Map(), lolbas: new Set(), tactics: new Map(), loose: new Map(), title: undefined };
     seen.set(id, entry);
   }
   return entry;
@@ -246,7 +245,8 @@ function readSigma(seen: Map<string, Seen>): number {
       const tactics = tags
         .map((t) => t.replace(/^attack\./, '').replaceAll('_', '-'))
         .map((t) => TACTIC_ALIASES[t] ?? t)
-        .filter((t): t is Tactic => TACTIC_IDS.has(t));
+        // Every tactic votes (discovery too), so a discovery technique is not listed elsewhere.
+        .filter((t) => /^[a-z]+(?:-[a-z]+)*$/.test(t));
       read++;
       for (const id of techniques) {
         const entry = seenOf(seen, id);
@@ -254,7 +254,7 @@ function readSigma(seen: Map<string, Seen>): number {
         files.add(basename(file, '.yml'));
         entry.sigma.set(platform, files);
         const sole = new Set(techniques.map(parentOf)).size === 1;
-        for (const tactic of tactics) (sole ? entry.tactics : entry.loose).add(tactic);
+        for (const tactic of tactics) vote(sole ? entry.tactics : entry.loose, tactic);
         if (sole && rule?.title && (entry.title === undefined || rule.title.length < entry.title.length))
           entry.title = rule.title;
       }
@@ -275,10 +275,23 @@ function readLolbas(seen: Map<string, Seen>): number {
       if (!id || !/^T\d{4}(\.\d{3})?$/.test(id)) continue;
       const technique = seenOf(seen, id);
       if (entry?.Name) technique.lolbas.add(entry.Name);
-      for (const tactic of LOLBAS_TACTICS[command.Category ?? ''] ?? []) technique.loose.add(tactic);
+      for (const tactic of LOLBAS_TACTICS[command.Category ?? ''] ?? []) vote(technique.loose, tactic);
     }
   }
   return files.length;
+}
+
+function vote(votes: Map<string, number>, tactic: string): void {
+  votes.set(tactic, (votes.get(tactic) ?? 0) + 1);
+}
+
+/**
+ * The tactics most rules give a technique: those with at least a quarter of the leader's votes,
+ * so one rule's stray tag (Valid Accounts under impact) does not list it there.
+ */
+function leading(votes: Map<string, number>): Set<string> {
+  const most = Math.max(...votes.values());
+  return new Set([...votes].filter(([, n]) => n * 4 >= most).map(([t]) => t));
 }
 
 function parentOf(id: string): string {
@@ -425,9 +438,9 @@ function build() {
  * with others (or LOLBAS categories); a sub-technique Arbiter names but no source tags takes its
  * parent's.
  */
-function tacticsOf(id: string, s: Seen, seen: Map<string, Seen>): Set<Tactic> {
-  if (s.tactics.size > 0) return s.tactics;
-  if (s.loose.size > 0) return s.loose;
+function tacticsOf(id: string, s: Seen, seen: Map<string, Seen>): Set<string> {
+  if (s.tactics.size > 0) return leading(s.tactics);
+  if (s.loose.size > 0) return leading(s.loose);
   const parent = seen.get(parentOf(id));
   return parent && parent !== s ? tacticsOf(parentOf(id), parent, seen) : new Set();
 }
