@@ -389,7 +389,7 @@ describe('verdicts in the agent environment', () => {
   // The shell analyzer judges the paths a command names with `classifyPath(normalized)`, which
   // knows only the default context until shell.ts passes its `walk.ctx.paths` (see
   // docs/verdict-codes.md, "Where the agent works"). Until then these are refused there.
-  describe.skip('from the shell in a /root workspace (once shell.ts passes the context)', () => {
+  describe('from the shell in a /root workspace', () => {
     it.each<Row>([
       ['ls of its captures', 'shell.exec', sh('ls -la /root/pcaps/', '/root'), undefined, null],
       ['its script', 'shell.exec', sh('python3 /root/analyze_pcap.py', '/root'), ROOT, null],

@@ -26,6 +26,7 @@ import {
   autoRunCommands,
   classifyPath,
   DEFAULT_PATH_CONTEXT,
+  describePathClass,
   isCatastrophicDeleteTarget,
   normalizePath,
   type PathContext,
@@ -3669,26 +3670,26 @@ function judgePath(text: string, walk: Walk, writes: boolean): void {
   )
     return;
   let normalized = followLinks(normalizePath(text, walk.ctx.cwd), walk.ctx);
-  if (/[*?[]/.test(normalized) && classifyPath(normalized) === null)
+  if (/[*?[]/.test(normalized) && classifyPath(normalized, walk.ctx.paths) === null)
     normalized = globMatchesPrivileged(normalized, walk.ctx) ?? normalized;
-  const cls = classifyPath(normalized) ?? credentialDirectory(normalized);
+  const cls = classifyPath(normalized, walk.ctx.paths) ?? credentialDirectory(normalized, walk.ctx.paths);
   // Commands that merely read system trees (/etc, /boot, /dev, /proc, /sys) are refused
   // like fs.read: an agent has no task there that a human should not look at first.
   if (cls !== null) {
     push(
       walk,
       'FILESYSTEM_DENIED',
-      `${writes ? 'writes to' : 'touches'} a ${cls === 'secret' ? 'credential or identity file' : 'protected system path'}`,
+      `${writes ? 'writes to' : 'touches'} ${describePathClass(cls)}`,
       `path ${describeTarget(normalized)}`,
     );
   }
 }
 
 /** A directory whose files are credentials (`~/.aws`, `~/.kube`): reading it reads them. */
-function credentialDirectory(normalized: string): 'secret' | null {
+function credentialDirectory(normalized: string, paths: PathContext): 'secret' | null {
   const dir = normalized.replace(/\/+$/, '');
   for (const file of ['credentials', 'config', 'config.json']) {
-    if (classifyPath(`${dir}/${file}`) === 'secret') return 'secret';
+    if (classifyPath(`${dir}/${file}`, paths) === 'secret') return 'secret';
   }
   return null;
 }

@@ -96,6 +96,11 @@ function programKey(word: string): string {
     .replace(/\.(?:exe|cmd|bat|com)$/, '');
 }
 
+/** Whether the built-in catalogue has rules for a program: it judges the breadth of its deletes. */
+export function catalogueJudges(program: string): boolean {
+  return BUILT_IN.byName.has(programKey(program));
+}
+
 /** Account rules compiled once per rule list: attached to the built-in programs they name. */
 interface AccountIndex {
   onBuiltIn: Map<CompiledProgram, CompiledRule[]>;

@@ -142,10 +142,10 @@ function parseMount(spec: string, paths: PathContext, long: boolean): Mount | un
   return { source: normalizePath(source, paths), target: parts[1]! };
 }
 
-function exposureOf(mount: Mount): string | undefined {
+function exposureOf(mount: Mount, paths: PathContext): string | undefined {
   if (mount.source === '/') return `the container mounts the host's root file system at ${mount.target}`;
   if (DOCKER_SOCKET.test(mount.source)) return 'the container mounts the Docker socket: root on the host';
-  if (classifyPath(mount.source) !== null) return `the container mounts the host's ${mount.source}`;
+  if (classifyPath(mount.source, paths) !== null) return `the container mounts the host's ${mount.source}`;
   return undefined;
 }
 
@@ -195,7 +195,7 @@ export function judgeCtrRun(args: readonly string[], paths: PathContext): Contai
       const mount = parseMount(value.replace(/(^|,)options=[^,]*/g, ''), paths, true);
       if (mount) {
         mounts.push(mount);
-        const exposure = exposureOf(mount);
+        const exposure = exposureOf(mount, paths);
         if (exposure) exposures.push(exposure);
       }
     }
@@ -257,7 +257,7 @@ export function judgeContainerRun(args: readonly string[], paths: PathContext): 
       const mount = parseMount(value, paths, name === '--mount');
       if (mount) {
         mounts.push(mount);
-        const exposure = exposureOf(mount);
+        const exposure = exposureOf(mount, paths);
         if (exposure) exposures.push(exposure);
       }
     }

@@ -1,6 +1,11 @@
+import { catalogueJudges } from '../../catalogue/index.ts';
 import type { Finding } from '../../codes.ts';
 import { effectOfFinding, type Step } from '../../effects.ts';
 import { reduceProgram } from '../../registry/registry.ts';
+
+/** Verbs of deletion, in the forms CLIs spell them. */
+const DELETE_VERB =
+  /(?:^|[\s:-])(?:delete|deletes|terminate|remove|rm|rb|destroy|drop|purge|uninstall|batch-delete)(?:[\s:-]|$)/;
 
 /**
  * The step of one program a command line runs. Where a catalogue rule judged the command, the
@@ -21,6 +26,11 @@ export function stepOf(
     if (effects.length > 0) return { effects, recognised: true };
   }
   const step = reduceProgram(name, args, path);
+  // `aws ec2 terminate-instances i-1`, `gcloud compute instances delete vm-1`: a delete of a CLI
+  // the catalogue has rules for is modelled by them (they refuse its breadth, pass one resource).
+  if (!step.recognised && DELETE_VERB.test(step.effects[0]?.target ?? '') && catalogueJudges(name)) {
+    return { effects: [{ kind: 'delete', target: step.effects[0]!.target! }], recognised: true };
+  }
   // `uv run mypy`, `poetry run dev`, `npm exec eslint`: a tool the project installed, or a script
   // it defines, run through its package runner (what the runner fetches is judged on its own).
   if (!step.recognised && runner !== undefined && step.unrecognised?.startsWith('unknown program')) {
