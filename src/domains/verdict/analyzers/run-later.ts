@@ -36,7 +36,7 @@ function ciExpressions(text: string): string {
       /\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g,
       (_, name: string) => `\${${secretName(name)}}`,
     )
-    .replace(/\$\{\{\s*github\.token\s*\}\}/g, '${GITHUB_TOKEN}')
+    .replace(/\$\{\{\s*github\.token\s*\}\}/g, '$' + '{GITHUB_TOKEN}')
     .replace(/\$\{\{\s*toJSON\(\s*secrets\s*\)\s*\}\}/gi, '$(printenv)')
     .replace(/\$\{\{[^}]*\}\}/g, 'x');
 }
@@ -148,7 +148,7 @@ function jenkinsCommands(content: string): string[] {
   const out: string[] = [];
   for (const m of content
     .slice(0, MAX_CONTENT)
-    .matchAll(/\b(?:sh|bat|powershell)\s*\(?\s*(?:'''([^]*?)'''|"""([^]*?)"""|'([^'\n]*)'|"([^"\n]*)")/g)) {
+    .matchAll(/\b(?:sh|bat|powershell)\s*\(?\s*(?:'''([\s\S]{0,8192}?)'''|"""([\s\S]{0,8192}?)"""|'([^'\n]*)'|"([^"\n]*)")/g)) {
     if (out.length >= MAX_COMMANDS) break;
     out.push(m[1] ?? m[2] ?? m[3] ?? m[4] ?? '');
   }

@@ -16,7 +16,7 @@ const MAX_SQL = 32;
 
 /** A string literal handed to a raw-SQL call: its text, in any of the usual quotes. */
 const RAW_SQL_CALL =
-  /\b(?:raw|execute|executemany|exec|query|run|text|executeRaw|executeRawUnsafe|queryRaw|queryRawUnsafe|\$executeRaw|\$executeRawUnsafe|\$queryRaw|\$queryRawUnsafe|exec_query|exec_update|exec_delete|select_all|sql|unsafe|any|none|one|oneOrNone|many|multi)\s*\(\s*(?:[rbuf]?)("""[^]*?"""|'''[^]*?'''|"(?:[^"\\\n]|\\.){1,8192}"|'(?:[^'\\\n]|\\.){1,8192}'|`(?:[^`\\]|\\.){1,8192}`)/g;
+  /\b(?:raw|execute|executemany|exec|query|run|text|executeRaw|executeRawUnsafe|queryRaw|queryRawUnsafe|\$executeRaw|\$executeRawUnsafe|\$queryRaw|\$queryRawUnsafe|exec_query|exec_update|exec_delete|select_all|sql|unsafe|any|none|one|oneOrNone|many|multi)\s*\(\s*(?:[rbuf]?)("""[\s\S]{0,8192}?"""|'''[\s\S]{0,8192}?'''|"(?:[^"\\\n]|\\.){1,8192}"|'(?:[^'\\\n]|\\.){1,8192}'|`(?:[^`\\]|\\.){1,8192}`)/g;
 /** A tagged template (`sql\`…\``, Prisma's `$executeRaw\`…\``). */
 const TAGGED_SQL = /(?:\bsql|\$executeRaw|\$queryRaw|\$executeRawUnsafe)`((?:[^`\\]|\\.){1,8192})`/g;
 
@@ -112,7 +112,7 @@ export function frameworkCode(name: string, args: readonly string[]): string | u
     return django.find((a) => a.startsWith('--command='))?.slice(10);
   }
   if (name === 'php' && args[0] === 'artisan' && args[1] === 'tinker') {
-    const at = args.findIndex((a) => a === '--execute');
+    const at = args.indexOf('--execute');
     return at >= 0 ? args[at + 1] : args.find((a) => a.startsWith('--execute='))?.slice(10);
   }
   if (name === 'artisan' && args[0] === 'tinker')

@@ -86,7 +86,6 @@ const NPM_INSTALL = new Set([
   'up',
 ]);
 const RUNNERS = /^(?:npx|pnpx|bunx)$/;
-const PIP = /^(?:pip[\d.]*|uv)$/;
 
 const INDEX_OPTIONS = new Set([
   '-i',
