@@ -148,7 +148,9 @@ function jenkinsCommands(content: string): string[] {
   const out: string[] = [];
   for (const m of content
     .slice(0, MAX_CONTENT)
-    .matchAll(/\b(?:sh|bat|powershell)\s*\(?\s*(?:'''([\s\S]{0,8192}?)'''|"""([\s\S]{0,8192}?)"""|'([^'\n]*)'|"([^"\n]*)")/g)) {
+    .matchAll(
+      /\b(?:sh|bat|powershell)\s*\(?\s*(?:'''([\s\S]{0,8192}?)'''|"""([\s\S]{0,8192}?)"""|'([^'\n]*)'|"([^"\n]*)")/g,
+    )) {
     if (out.length >= MAX_COMMANDS) break;
     out.push(m[1] ?? m[2] ?? m[3] ?? m[4] ?? '');
   }
