@@ -51,6 +51,9 @@ describe.each(DIALECTS)('verdicts over HTTP on %s', (dialect) => {
       latency_ms: expect.any(Number),
       hash: expect.stringMatching(HEX64),
       state_hash: GENESIS_HASH,
+      // What Arbiter understood it would do (beyond the spec's fields).
+      recognised: true,
+      effects: [{ kind: 'read', target: 'src/index.ts' }],
     });
   });
 

@@ -35,18 +35,7 @@ export interface Step {
 }
 
 /** Effects that may change or send something: what the judgment engine escalates when unrecognised. */
-export const CONSEQUENTIAL: ReadonlySet<EffectKind> = new Set([
-  'write',
-  'delete',
-  'execute',
-  'install',
-  'egress',
-  'privilege',
-  'persistence',
-  'security_control',
-  'credential_access',
-  'remote_mutation',
-]);
+export const CONSEQUENTIAL: ReadonlySet<EffectKind> = new Set(EFFECT_KINDS.filter((kind) => kind !== 'read'));
 
 /** The effect a refusal names: what the finding says the action would do. */
 const EFFECT_OF_CODE: Partial<Record<VerdictCode, EffectKind>> = {
