@@ -205,6 +205,10 @@ const SECRET_FILE_PATTERNS: readonly RegExp[] = [
   /\/appdata\/(?:roaming|local)\/microsoft\/(?:credentials|protect|vault)(\/|$)/i,
   /^\/programdata\/microsoft\/(?:crypto|vault|credentials)(\/|$)/i,
   /^\/users\/[^/]+\/ntuser\.dat/i,
+  // Browser profiles: saved logins, cookies, card data and the keys that decrypt them, on the
+  // three systems. A file of the same name elsewhere (a test fixture called `Login Data`) is not one.
+  /(?:^|\/)(?:\.config\/(?:google-chrome(?:-beta|-unstable)?|chromium|bravesoftware|microsoft-edge(?:-beta|-dev)?|opera|vivaldi)|application support\/(?:google\/chrome|chromium|bravesoftware|microsoft edge|com\.operasoftware\.opera|vivaldi)|appdata\/(?:local|roaming)\/(?:google\/chrome|chromium|bravesoftware\/brave-browser|microsoft\/edge|opera software|vivaldi)(?:\/user data)?)(?:\/|$)/i,
+  /(?:^|\/)(?:\.mozilla\/firefox|application support\/firefox|appdata\/(?:roaming|local)\/mozilla\/firefox)(?:\/|$)/i,
   // Administrative shares give a remote machine's whole disk: `\\host\C$`, `\\host\ADMIN$`.
   /^\/\/[^/]+\/(?:[a-z]\$|admin\$|ipc\$|print\$)(\/|$)/i,
 ];
