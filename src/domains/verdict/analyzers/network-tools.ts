@@ -65,6 +65,20 @@ export const NETWORK_TOOLS = new Set([
   'axel',
 ]);
 
+/** Tools that only probe or resolve: they send no data of their own. */
+const PROBES = new Set([
+  'ping',
+  'ping6',
+  'traceroute',
+  'traceroute6',
+  'tracepath',
+  'mtr',
+  'fping',
+  'dig',
+  'nslookup',
+  'host',
+]);
+
 const HOST_LIKE =
   /^(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?(?:\/|$)|^\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?(?:\/|$)|^\[[0-9a-f:.]+\]/i;
 const DNS_TOOLS = new Set([
@@ -784,7 +798,13 @@ export function judgeNetworkCommand(
       judgeLocal(host, service, asUrl);
       continue;
     }
-    findings.push(...analyzeHost(host, ctx.egress));
+    const hostFindings = analyzeHost(host, ctx.egress);
+    // `ping 1.1.1.1`, `dig @8.8.8.8 example.com`: a reachability probe or a resolver carries no
+    // data, so a raw public address there is only an address (a `ping -p` pattern is data).
+    const probe = PROBES.has(name) && !(name === 'ping' && args.some((a) => /^-[a-zA-Z]*p/.test(a.text)));
+    findings.push(
+      ...(probe ? hostFindings.filter((f) => !f.message.endsWith('raw public IP address')) : hostFindings),
+    );
     destinations.push(host);
   }
   if (local.length > 0 && findings.length === 0 && usesStdin && stdin.literal !== undefined) {
