@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, type TestApp } from '../helpers/app.ts';
 import { DIALECTS } from '../helpers/databases.ts';
+import { seedFromEnv } from '../support/fast-check-seed.ts';
 import {
   AUTHENTICATED_ROUTES,
   type AuthenticatedRoute,
@@ -15,8 +16,7 @@ import {
  * read back identical.
  */
 
-const seed = Number(process.env.ARBITER_FUZZ_SEED ?? Date.now() % 100_000);
-console.info(`text-boundary fuzz seed ${seed} (replay with ARBITER_FUZZ_SEED=${seed})`);
+const seed = seedFromEnv(process.env.FC_SEED);
 const ADMIN_TOKEN = 'text-boundary-operator-token';
 /** Random cases per route, on top of one example of every kind. */
 const RUNS_PER_ROUTE = 6;

@@ -6,8 +6,9 @@ import { evaluateAction, verdictHash } from '../../src/domains/verdict/engine.ts
 import { DEFAULT_POLICY_VERSION } from '../../src/domains/verdict/policy.ts';
 import { bearer, createTestApp, type TestApp } from '../helpers/app.ts';
 import { DIALECTS, type DialectName, freshDatabase, type TestDatabase } from '../helpers/databases.ts';
+import { seedFromEnv } from '../support/fast-check-seed.ts';
 
-const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 100000);
+const seed = seedFromEnv(process.env.FC_SEED);
 
 const text = fc.oneof(
   fc.string({ maxLength: 120 }),

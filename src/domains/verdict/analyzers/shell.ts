@@ -3791,6 +3791,7 @@ function walkSimple(statements: SimpleStatement[], walk: Walk): void {
   let output: Stream | undefined;
   for (const stmt of statements) {
     let stdin = stmt.piped ? output : undefined;
+    let fromFile: Stream | undefined;
     let writes: { target: string; append: boolean }[] | undefined;
     for (const redirect of stmt.redirects) {
       const target =
@@ -3800,12 +3801,14 @@ function walkSimple(statements: SimpleStatement[], walk: Walk): void {
         )[0]?.text ?? '';
       judgeRedirect(redirect.kind, target, walk);
       // As in the parser walk: a /dev/tcp redirection is judged as a connection, not read as a file.
-      if (redirect.kind === 'in' && !/^\/dev\/(?:tcp|udp)\//.test(target))
-        stdin = (/[$`]/.test(redirect.target)
+      if (redirect.kind === 'in' && !/^\/dev\/(?:tcp|udp)\//.test(target)) {
+        fromFile = (/[$`]/.test(redirect.target)
           ? undefined
           : writtenFile({ text: target, dynamic: false }, walk)) ?? {
           files: [target],
         };
+        stdin = fromFile;
+      }
       if (redirect.stdout && !/^\/dev\/(?:tcp|udp)\//.test(target) && !/[$`]/.test(redirect.target)) {
         writes ??= [];
         writes.push({ target, append: redirect.append === true });
@@ -3818,7 +3821,9 @@ function walkSimple(statements: SimpleStatement[], walk: Walk): void {
       judgePathsInText(value.text, walk);
       assign(walk, a.name, value);
     }
-    output = stmt.words.length > 0 ? judgeCommand(fields, walk, stdin) : undefined;
+    // As in the parser walk, a statement that is only an input redirection gives the file.
+    output =
+      stmt.words.length > 0 ? judgeCommand(fields, walk, stdin) : writes === undefined ? fromFile : undefined;
     if (writes !== undefined) {
       for (const write of writes) remember(walk, write.target, output, write.append);
       output = undefined;
