@@ -118,6 +118,52 @@ describe.each(DIALECTS)('where the agent works, on %s', (dialect) => {
     await send('PUT', '/v1/settings/context', {});
   });
 
+  it('judges /v2/actions/evaluate from the same context: the request, then the account defaults', async () => {
+    const judge = async (context?: unknown) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v2/actions/evaluate',
+        headers: bearer(key),
+        payload: {
+          action_type: 'fs.read',
+          actor: 'agent-1',
+          actor_role: 'assistant',
+          impact_scope: 'internal',
+          payload: READ_NOTES.payload,
+          ...(context === undefined ? {} : { context }),
+        },
+      });
+    const decision = async (context?: unknown) => (await judge(context)).json().decision as string;
+    expect(await decision()).toBe('BLOCKED');
+    expect(await decision({ workspace: '/root' })).toBe('ALLOWED');
+    // The keys in the workspace stay refused.
+    const keys = await t.app.inject({
+      method: 'POST',
+      url: '/v2/actions/evaluate',
+      headers: bearer(key),
+      payload: {
+        action_type: 'fs.read',
+        actor: 'agent-1',
+        actor_role: 'assistant',
+        impact_scope: 'internal',
+        payload: { path: '/root/.ssh/id_rsa' },
+        context: { workspace: '/root' },
+      },
+    });
+    expect(keys.json().decision).toBe('BLOCKED');
+
+    await send('PUT', '/v1/settings/context', { workspace: '/root' });
+    expect(await decision()).toBe('ALLOWED');
+    expect(await decision({ user: 'dev', workspace: '/home/dev/app' })).toBe('BLOCKED');
+    await send('PUT', '/v1/settings/context', {});
+    expect(await decision()).toBe('BLOCKED');
+
+    const relative = await judge({ workspace: 'src' });
+    expect(relative.statusCode).toBe(400);
+    expect(relative.json().error).toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect(relative.json().error.message).toContain('context.workspace must be an absolute path');
+  });
+
   it('refuses settings that are not a context, saying why', async () => {
     for (const [body, message] of [
       [{ workspace: 'relative/dir' }, 'settings.workspace must be an absolute path'],

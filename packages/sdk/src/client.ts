@@ -106,7 +106,10 @@ export interface Arbiter {
    * says where the agent works; by default the `workspace` option.
    */
   evaluate(action: string, payload: Record<string, unknown>, context?: AgentContext): Promise<Verdict>;
-  /** The judgment engine's decision (`/v2/actions/evaluate`): ALLOWED, BLOCKED or ESCALATE with its gates. */
+  /**
+   * The judgment engine's decision (`/v2/actions/evaluate`): ALLOWED, BLOCKED or ESCALATE with its
+   * gates. `input.context` says where the agent works; by default the `workspace` option.
+   */
   judge(input: JudgeInput): Promise<Judgment>;
   /** Waits until a human approves or denies an escalation, it expires, or `timeoutMs` passes. */
   waitForDecision(evaluationId: string, options?: WaitOptions): Promise<Evaluation>;
@@ -257,8 +260,11 @@ export function createArbiter(options: ArbiterOptions): Arbiter {
     return json<Verdict>(response);
   }
 
-  const judge = async (input: JudgeInput) =>
-    json<Judgment>(await call('POST', '/v2/actions/evaluate', input));
+  async function judge(input: JudgeInput): Promise<Judgment> {
+    const context = input.context ?? defaultContext();
+    const body = context === undefined ? input : { ...input, context };
+    return json<Judgment>(await call('POST', '/v2/actions/evaluate', body));
+  }
 
   async function waitForDecision(evaluationId: string, wait: WaitOptions = {}): Promise<Evaluation> {
     const deadline = Date.now() + (wait.timeoutMs ?? 300_000);

@@ -41,6 +41,18 @@ describe('the SDK against the service', () => {
     const call = { name: 'Read', args: { file_path: '/root/security_audit.csv' } };
     expect((await arbiter.check(call, undefined, { workspace: '/root' })).decision).toBe('allow');
     expect((await arbiter.check(call)).decision).toBe('deny');
+
+    // The judgment engine reads the same workspace.
+    const judgeRead = {
+      action_type: 'fs.read',
+      actor: 'agent-1',
+      actor_role: 'assistant',
+      impact_scope: 'internal',
+      payload: read,
+    } as const;
+    expect((await inRoot.judge(judgeRead)).decision).toBe('ALLOWED');
+    expect((await arbiter.judge(judgeRead)).decision).toBe('BLOCKED');
+    expect((await inRoot.judge({ ...judgeRead, context: { workspace: '/app' } })).decision).toBe('BLOCKED');
   });
 
   it('recalls an explicit unknown on an empty ledger, then what was remembered', async () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { Static } from 'typebox';
+import { Errors } from '../../errors.ts';
 import { expectedStateHash } from '../../http/preconditions.ts';
 import { sha256Hex } from '../../lib/sha256.ts';
 import { timeOrderedId } from '../../lib/time-ordered-id.ts';
@@ -8,9 +9,11 @@ import type { AuditEvent } from '../audit/index.ts';
 import type { PoliciesService } from '../policies/index.ts';
 import {
   builtInValidator,
+  isEmptyContext,
   type LedgerStatePort,
   type LedgerTextPort,
   type LoopStore,
+  readAgentContext,
 } from '../verdict/index.ts';
 import type { Escalations } from './escalations.ts';
 import type { EvaluationWriter } from './evaluation-writer.ts';
@@ -29,6 +32,14 @@ function textOf(actionType: string, payload: Record<string, unknown>): string {
   return actionType === 'email.send'
     ? `${stringOr(payload['subject'])}\n${stringOr(payload['body'])}`
     : stringOr(payload['text']);
+}
+
+/** The request's agent context, checked as `/v1/evaluate` checks it; one that says nothing is none. */
+function requestContext(raw: unknown) {
+  if (raw === undefined) return undefined;
+  const checked = readAgentContext(raw);
+  if (!checked.ok) throw Errors.validation(checked.message, { field: checked.field });
+  return isEmptyContext(checked.value) ? undefined : checked.value;
 }
 
 function stringOr(v: unknown): string {
@@ -68,6 +79,7 @@ export function createEvaluate(deps: {
       fields.push(['payload.expected_state_hash', carried]);
     }
     const expected = expectedStateHash({ fields, ifMatch });
+    const context = requestContext(body.context);
 
     const cachedSettings = deps.settings.forAccount(accountId);
     const [current, settings] = await Promise.all([
@@ -91,9 +103,11 @@ export function createEvaluate(deps: {
         scope: body.impact_scope,
         payload,
         expectedStateHash: expected,
+        context,
       },
       {
         policy: current.policy,
+        ...(isEmptyContext(settings.context) ? {} : { contextDefaults: settings.context }),
         egress: settings.egress,
         catalogue: settings.catalogue,
         execution: settings.execution,
@@ -123,6 +137,8 @@ export function createEvaluate(deps: {
             r: body.actor_role,
             s: body.impact_scope,
             p: payload,
+            // The same call in another workspace is another call.
+            ...(context !== undefined ? { c: context } : {}),
           }) ?? '',
         )
         .digest('base64url');

@@ -8,6 +8,7 @@ import type {
   PolicyRequest,
 } from '../policies/index.ts';
 import {
+  type AgentContext,
   type CatalogueContext,
   type EgressSettings,
   type ExecutionSettings,
@@ -56,6 +57,8 @@ export interface JudgmentInput {
   payload: unknown;
   /** The ledger state the caller acted on; a different current state is STATE_DRIFT. */
   expectedStateHash?: string | undefined;
+  /** Where the agent works, as the request says (checked by `readAgentContext`). */
+  context?: AgentContext | undefined;
 }
 
 export interface JudgmentContext {
@@ -65,6 +68,8 @@ export interface JudgmentContext {
   /** Contradictions between what the agent says or sends and verified ledger facts. */
   textChecker?: (text: string) => Finding[];
   paths?: PathContext;
+  /** The account's default agent context (`/v1/settings/context`), under the request's own. */
+  contextDefaults?: AgentContext;
   /** The account's catalogue rules and protected resources, as `/v1/evaluate` judges with them. */
   catalogue?: CatalogueContext;
   execution?: ExecutionSettings;
@@ -171,8 +176,9 @@ function reasonOf(key: string, make: () => string): string {
 export function judge(input: JudgmentInput, ctx: JudgmentContext): Judgment {
   const facts = actionFacts(input.actionType, input.payload);
   const verdict = evaluateAction(
-    { action: input.actionType, payload: input.payload },
+    { action: input.actionType, payload: input.payload, context: input.context },
     {
+      ...(ctx.contextDefaults ? { contextDefaults: ctx.contextDefaults } : {}),
       ...(ctx.egress ? { egress: ctx.egress } : {}),
       ...(ctx.customActions ? { customActions: ctx.customActions } : {}),
       ...(ctx.textChecker ? { textChecker: ctx.textChecker } : {}),

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Uuid } from '../../http/common-schemas.ts';
 import { ExpectedStateHash } from '../../http/preconditions.ts';
+import { AgentContextSchema } from '../verdict/index.ts';
 import { GATE_NAMES, type GateName } from './gates.ts';
 
 const Role = Type.Union([Type.Literal('user'), Type.Literal('admin'), Type.Literal('assistant')]);
@@ -37,6 +38,7 @@ export const EvaluateBody = Type.Object(
     payload: Type.Record(Type.String(), Type.Unknown(), { description: "the action's parameters" }),
     impact_scope: Scope,
     expected_state_hash: Type.Optional(ExpectedStateHash),
+    context: Type.Optional(AgentContextSchema),
   },
   { additionalProperties: false },
 );

@@ -44,10 +44,16 @@ const EFFECT_OF_CODE: Partial<Record<VerdictCode, EffectKind>> = {
   EXFILTRATION_BLOCKED: 'egress',
 };
 
+/** What a FILESYSTEM_DENIED message says when the file holds credentials or identities. */
+const CREDENTIAL_WORDS = /credential|identit|secret|private key|token|password|cookie|keychain|login|hive|profile/i;
+
 export function effectOfFinding(finding: Finding): Effect | undefined {
   if (finding.code === 'POLICY_VIOLATION') {
     return { kind: /opaque|fetched|remote|decoded/i.test(finding.message) ? 'execute' : 'security_control' };
   }
+  // A system path or another user's home is refused for where it is, not for holding credentials:
+  // the read or write itself is already among the effects.
+  if (finding.code === 'FILESYSTEM_DENIED' && !CREDENTIAL_WORDS.test(finding.message)) return undefined;
   const kind = EFFECT_OF_CODE[finding.code];
   return kind === undefined ? undefined : { kind, ...(finding.location ? { target: finding.location } : {}) };
 }

@@ -3948,6 +3948,17 @@ export interface paths {
                         /** @description who proposes the action (an agent or user id) */
                         actor: string;
                         actor_role: "user" | "admin" | "assistant";
+                        /** @description Where the agent works: paths are judged relative to it. Part of the verdict hash when present; a request without it hashes as before. The account's defaults (GET /v1/settings/context) fill what it leaves out */
+                        context?: {
+                            /** @description An absolute path as the agent's OS writes it (/…, ~/…, C:\…) */
+                            home?: string;
+                            /** @description The operating system the agent runs on: where homes are (/home, /Users, C:\Users) */
+                            os?: "linux" | "macos" | "windows";
+                            /** @description The account the agent runs as (root: its home is /root) */
+                            user?: string;
+                            /** @description The agent's workspace roots; the first is where relative paths resolve. Inside them files are the agent's own, except credential stores, start-up files and system trees */
+                            workspace?: string | string[];
+                        };
                         /** @description The ledger state hash (64 hex characters) the request relies on; another current state is STATE_DRIFT. If-Match may carry it instead. */
                         expected_state_hash?: string;
                         impact_scope: "internal" | "external" | "critical";
