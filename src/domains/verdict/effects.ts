@@ -45,7 +45,8 @@ const EFFECT_OF_CODE: Partial<Record<VerdictCode, EffectKind>> = {
 };
 
 /** What a FILESYSTEM_DENIED message says when the file holds credentials or identities. */
-const CREDENTIAL_WORDS = /credential|identit|secret|private key|token|password|cookie|keychain|login|hive|profile/i;
+const CREDENTIAL_WORDS =
+  /credential|identit|secret|private key|token|password|cookie|keychain|login|hive|profile/i;
 
 export function effectOfFinding(finding: Finding): Effect | undefined {
   if (finding.code === 'POLICY_VIOLATION') {
