@@ -16,6 +16,11 @@ import { judgePath, judgePathsInText } from './shell/named-paths.ts';
 import { PARSE_LIMIT, parseAndWalk } from './shell/script.ts';
 import { newScope, type ShellOptions, type ShellReading, type Walk } from './shell/state.ts';
 
+/**
+ * The shell analyzer's entry (`shell.exec`): a command line's findings and the steps of effects
+ * it reduces to. The walk itself lives in `shell/` (verdict README, "Shell").
+ */
+
 export { plantedFindings, plantedReading } from './shell/planted.ts';
 export type { ShellReading } from './shell/state.ts';
 

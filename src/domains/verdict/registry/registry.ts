@@ -32,6 +32,11 @@ interface ProgramEntry {
   scriptOptions?: string[];
   /** Program name → the subcommand that runs a program the project installed (`bundle exec`). */
   runsPrograms?: Record<string, string>;
+  /**
+   * An interpreter whose code (`-c`, `-e`, a script, standard input) the shell walk does not
+   * follow yet: it is judged by its operands, as any program.
+   */
+  codeNotFollowed?: boolean;
 }
 
 /** A CLI whose first operand is a subcommand with effects of its own. */
@@ -97,6 +102,7 @@ const FILE_SCHEMA = {
           operands: { type: 'integer', minimum: 1 },
           scriptOptions: strings,
           runsPrograms: subcommandByName,
+          codeNotFollowed: { type: 'boolean' },
         },
       },
     },
@@ -157,6 +163,8 @@ export interface ProgramRegistry {
   names(): string[];
   /** The names listed with a role, as written. */
   withRole(role: ProgramRole): string[];
+  /** The interpreters whose code the shell walk follows, as written. */
+  codeFollowed(): string[];
 }
 
 /** Loads and validates a registry file; a bad file stops the start with the reason. */
@@ -204,6 +212,10 @@ export function loadProgramRegistry(file: URL | string): ProgramRegistry {
     resolve,
     names: () => [...byName.keys()],
     withRole: (role) => data.programs.filter((entry) => entry.role === role).flatMap((entry) => entry.names),
+    codeFollowed: () =>
+      data.programs
+        .filter((entry) => entry.role === 'interpreter' && entry.codeNotFollowed !== true)
+        .flatMap((entry) => entry.names),
   };
 }
 

@@ -34,6 +34,11 @@ import { terraformEnvArgs } from './terraform.ts';
 import { unwrap } from './wrappers.ts';
 import { writtenFile } from './written-files.ts';
 
+/**
+ * One simple command: what it resolves to (aliases, functions, wrappers), the rules that judge it
+ * by its words, the step it reduces to, and its program's judges (`program-judges.ts`).
+ */
+
 export function judgeCommand(words: Field[], walk: Walk, stdin?: Stream): Stream | undefined {
   if (walk.budget.commands++ >= MAX_COMMANDS) {
     overBudget(walk, `more than ${MAX_COMMANDS} commands`);

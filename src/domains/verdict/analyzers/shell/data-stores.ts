@@ -6,6 +6,11 @@ import { child, type Field, MAX_ITEMS, type Stream, type Walk } from './state.ts
 import { writtenFile } from './written-files.ts';
 
 /**
+ * Data-store shells: commands read from standard input or an input file, and the shell escapes
+ * of their own languages (psql's `\!`, sqlite3's `.shell`, sed's `e`).
+ */
+
+/**
  * Data-store shells read their commands on standard input too: `echo FLUSHALL | redis-cli`,
  * `echo 'db.dropDatabase()' | mongosh`. Each command is judged as if it were on the command line.
  */

@@ -13,6 +13,11 @@ import {
   type Walk,
 } from './state.ts';
 
+/**
+ * Commands that destroy what a path names: recursive deletes, moves of a root or a home,
+ * rsync --delete, find -delete, recursive ownership changes.
+ */
+
 export function isBlockDevice(path: string): boolean {
   return /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|mapper\/|md\d|dm-|loop|sr|fd\d|rdisk)/.test(path);
 }

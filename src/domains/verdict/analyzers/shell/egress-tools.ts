@@ -15,6 +15,10 @@ import {
 } from './state.ts';
 import { carriedSecrets, remember, unlaundered } from './written-files.ts';
 
+/**
+ * Programs that send data away: network tools, mailers and object-store uploads.
+ */
+
 /** Every host the arguments name is trusted by the account (and there is at least one). */
 function sendsOnlyToTrusted(texts: readonly string[], egress: EgressSettings): boolean {
   const hosts = texts

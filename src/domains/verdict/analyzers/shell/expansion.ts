@@ -18,6 +18,11 @@ import {
 import { runSubstitution } from './statements.ts';
 import { list, litValue, nodeType, PAR, splitBraces } from './syntax.ts';
 
+/**
+ * Word expansion as a POSIX shell does it: parameters and their operators, command and process
+ * substitution, quote removal, brace expansion and field splitting.
+ */
+
 /** A piece of a word before field splitting. */
 interface Piece {
   text: string;

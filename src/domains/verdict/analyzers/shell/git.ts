@@ -2,6 +2,11 @@ import { sensitiveFileKind } from '../egress/content.ts';
 import { contentFindings, isTrustedHost } from '../egress.ts';
 import { describeTarget, hostOf, push, type Walk } from './state.ts';
 
+/**
+ * git within the command line: secrets staged then pushed, headers set by `-c`, the branch a
+ * checkout made current.
+ */
+
 /** `git add -f .env && git commit … && git push …`: the secret leaves with the push. */
 export function judgeGitStaging(texts: readonly string[], walk: Walk): void {
   // `git -c http.extraHeader='X-Leak: <token>' ls-remote https://host/…`: a header git sends.

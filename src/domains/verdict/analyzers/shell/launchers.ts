@@ -19,6 +19,11 @@ import {
 } from './state.ts';
 import { writtenFile } from './written-files.ts';
 
+/**
+ * Programs that run other commands: xargs, parallel, find -exec's neighbours, ssh, containers,
+ * at, tmux, screen, entr, ansible, salt, pdsh, `aws ssm send-command`, git's command settings.
+ */
+
 /** Shells, as the registry lists them: `xargs sh -c` runs its items as a script. */
 const SHELLS: ReadonlySet<string> = new Set(PROGRAMS.withRole('shell'));
 

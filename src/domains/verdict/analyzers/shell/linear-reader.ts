@@ -4,6 +4,11 @@ import { judgeCommand } from './command.ts';
 import { judgePathsInText } from './named-paths.ts';
 import { assign, baseName, type Field, opaque, type Stream, type Walk } from './state.ts';
 
+/**
+ * The linear reader: a quote-aware split into simple commands and words, for scripts the parser
+ * rejects or that are too large for it, and for the plainest scripts.
+ */
+
 export function splitLiteral(text: string): string[] {
   return splitWords(text).flatMap((c) => c.words.map((w) => w.text));
 }
@@ -208,9 +213,7 @@ function tokenize(raw: string): { text: string; dynamic: boolean }[] {
 }
 
 /** The linear reading of a script: its simple commands and their words. */
-export function splitWords(
-  script: string,
-): { words: { text: string; dynamic: boolean }[]; pipedIn: boolean }[] {
+function splitWords(script: string): { words: { text: string; dynamic: boolean }[]; pipedIn: boolean }[] {
   return splitCommands(script)
     .filter(({ raw }) => raw !== '')
     .map(({ raw, pipedIn }) => ({ words: tokenize(raw), pipedIn }));

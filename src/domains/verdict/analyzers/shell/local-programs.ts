@@ -3,6 +3,11 @@ import { isBlockDevice, judgeRecursiveOwnership, judgeRm } from './destruction.t
 import { destructive, type Field, type Stream, type Walk } from './state.ts';
 import { remember, withSensitiveOperands } from './written-files.ts';
 
+/**
+ * The generic reading of a program on this machine: what it prints (text, files, decoded data)
+ * and what it destroys (rm, dd, shred, mkfs, chmod -R).
+ */
+
 export function judgeLocal(name: string, args: Field[], walk: Walk, stdin?: Stream): Stream | undefined {
   const texts = args.map((a) => a.text);
   switch (name) {

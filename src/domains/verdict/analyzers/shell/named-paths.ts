@@ -12,6 +12,11 @@ import {
   type Walk,
 } from './state.ts';
 
+/**
+ * The paths a command names, in its operands, redirections and embedded text, judged against
+ * the privileged paths (globs included).
+ */
+
 /** A path through a link made earlier in the command line names what the link points to. */
 export function followLinks(normalized: string, ctx: ShellContext): string {
   if (ctx.links.size === 0) return normalized;

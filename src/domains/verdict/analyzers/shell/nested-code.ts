@@ -22,6 +22,11 @@ import {
 } from './state.ts';
 import { carriedSecrets, withSensitiveOperands, writtenFile } from './written-files.ts';
 
+/**
+ * Code a command hands to a shell or an interpreter (`sh -c`, `python -c`, a script written
+ * earlier, standard input), judged like the top level.
+ */
+
 export function runScriptField(script: Field, walk: Walk, how: string): void {
   if (script.dynamic) {
     // Parts that are known are still judged: `eval "rm -rf $X"` with X unknown.

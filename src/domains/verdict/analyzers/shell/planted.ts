@@ -16,6 +16,11 @@ import {
 import { writtenFile } from './written-files.ts';
 
 /**
+ * Files that run later: crontab tables installed, git hooks, start-up files and units written by
+ * the command, judged as the commands they will run.
+ */
+
+/**
  * `crontab -` or `crontab file` installs the table it reads: each job's command will run, so it
  * is judged now (`(crontab -l; echo '* * * * * rm -rf /') | crontab -`). The table is the
  * standard input or a file written earlier in the command line; one of unknown content is not judged.

@@ -115,7 +115,7 @@ const STAGES: readonly (readonly [programs: readonly string[], judge: Judge])[] 
   [['read', 'mapfile', 'readarray'], readInput],
   [['export', 'declare', 'typeset', 'local', 'readonly'], declare],
   [
-    [...PROGRAMS.withRole('interpreter'), ...JAVASCRIPT_RUNTIMES],
+    [...PROGRAMS.codeFollowed(), ...JAVASCRIPT_RUNTIMES],
     ({ name, args, walk, stdin }) => judgeInterpreter(name, args, walk, stdin),
   ],
   [['awk', 'gawk', 'mawk', 'nawk'], awk],

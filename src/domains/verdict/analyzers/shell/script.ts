@@ -10,6 +10,10 @@ import { list, parser } from './syntax.ts';
 import { remember, writtenFile } from './written-files.ts';
 
 /**
+ * One script: read by the linear reader when its words allow, else by mvdan/sh within the budgets.
+ */
+
+/**
  * Budgets (verdict README, "Budgets"). A script above PARSE_LIMIT is read by the linear word
  * splitter, which resolves no expansion, so an unknown word in command position there is opaque.
  * Past the other limits the command is refused as too complex to resolve: a guard that gave up

@@ -6,6 +6,11 @@ import type { ExecutionSettings } from '../../execution.ts';
 import type { EgressSettings } from '../egress.ts';
 import type { PathContext } from '../paths.ts';
 
+/**
+ * What one analysis of a command line carries: its context, the fields and streams commands
+ * exchange, variable scopes, budgets, and the findings it pushes.
+ */
+
 /** How deep `bash -c`, `eval`, decoders, functions and inline interpreters may nest. */
 const MAX_DEPTH = 8;
 
@@ -14,7 +19,6 @@ export const MAX_COMMANDS = 4000;
 
 /** Fields one word may expand to (brace expansion), and items a loop or xargs is judged with. */
 export const MAX_FIELDS = 256;
-
 export const MAX_ITEMS = 32;
 
 export interface ShellContext {

@@ -28,6 +28,11 @@ import {
 } from './syntax.ts';
 import { remember, writtenFile } from './written-files.ts';
 
+/**
+ * The walk of the parsed syntax tree: statements, pipelines, redirections, compound commands,
+ * assignments and function definitions.
+ */
+
 export function runStmts(stmts: ShNode[], walk: Walk, stdin?: Stream): Stream | undefined {
   let output: Stream | undefined;
   let literal = '';

@@ -1,5 +1,9 @@
 import sh, { type ShNode } from 'mvdan-sh';
 
+/**
+ * The mvdan/sh syntax tree as the walk reads it: the parser, node helpers and operator codes.
+ */
+
 // mvdan/sh is the parser behind shfmt. Its GopherJS build (`mvdan-sh`) is synchronous and
 // returns the full syntax tree; the WASM build (`sh-syntax`) instantiates a fresh module per
 // call (~9 ms) and serialises commands without their words, so it cannot be walked.

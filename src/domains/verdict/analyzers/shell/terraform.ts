@@ -3,6 +3,11 @@ import { splitLiteral } from './linear-reader.ts';
 import { destructive, lookup, type Walk } from './state.ts';
 import { remember } from './written-files.ts';
 
+/**
+ * Terraform within the command line: arguments from TF_CLI_ARGS, and destroy plans saved then
+ * applied.
+ */
+
 export function terraformEnvArgs(texts: readonly string[], walk: Walk): string[] {
   const sub = texts.find((t) => !t.startsWith('-'));
   const extra: string[] = [];

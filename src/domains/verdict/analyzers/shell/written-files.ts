@@ -5,6 +5,11 @@ import { judgePlanted } from './planted.ts';
 import { describeStream, type Field, MAX_WRITTEN_FILES, type Stream, type Walk } from './state.ts';
 
 /**
+ * Files written earlier in the command line (scripts, fetches, copies of secret files) and links
+ * made: what a later command that reads, runs or uploads them gets.
+ */
+
+/**
  * A file written earlier in the command line: `echo 'rm -rf /' > x.sh` remembers the literal,
  * `curl -o x.sh URL` what the fetch returns, anything else as unknown output.
  */
