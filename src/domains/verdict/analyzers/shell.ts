@@ -10,18 +10,29 @@ import type { Step } from '../effects.ts';
 import { DEFAULT_EXECUTION_SETTINGS, type ExecutionSettings } from '../execution.ts';
 import { DEFAULT_EGRESS_SETTINGS, type EgressSettings } from './egress.ts';
 import { judgeNetworkCommand, type ToolWord } from './network-tools.ts';
-import { DEFAULT_PATH_CONTEXT, normalizePath, type PathContext } from './paths.ts';
+import { autoRunCommands, DEFAULT_PATH_CONTEXT, normalizePath, type PathContext } from './paths.ts';
+import { runLater } from './run-later.ts';
+import { judgeCommand } from './shell/command.ts';
 import { MAX_DECODED } from './shell/decode.ts';
 import { judgePath, judgePathsInText } from './shell/named-paths.ts';
-import { PARSE_LIMIT, parseAndWalk } from './shell/script.ts';
-import { newScope, type ShellOptions, type ShellReading, type Walk } from './shell/state.ts';
+import { analyzeScript, parseAndWalk } from './shell/script.ts';
+import {
+  describeTarget,
+  newScope,
+  PARSE_LIMIT,
+  type ShellOptions,
+  type ShellReading,
+  type Walk,
+  type Walker,
+} from './shell/state.ts';
+import { runStmt, runSubstitution } from './shell/statements.ts';
 
 /**
  * The shell analyzer's entry (`shell.exec`): a command line's findings and the steps of effects
- * it reduces to. The walk itself lives in `shell/` (verdict README, "Shell").
+ * it reduces to, and text written to a file that runs later, judged as what it will run. The walk
+ * itself lives in `shell/` (verdict README, "Shell").
  */
 
-export { plantedFindings, plantedReading } from './shell/planted.ts';
 export type { ShellReading } from './shell/state.ts';
 
 /**
@@ -90,6 +101,15 @@ export function readShell(command: string, options: ShellOptions = {}): ShellRea
   return analyzeOnce(command, options);
 }
 
+/** The walk's entry points, handed down the walk (see Walker). */
+const WALKER: Walker = {
+  command: judgeCommand,
+  script: analyzeScript,
+  statement: runStmt,
+  substitution: runSubstitution,
+  planted: judgePlanted,
+};
+
 function analyzeOnce(command: string, options: ShellOptions): ShellReading {
   const base = options.paths ?? DEFAULT_PATH_CONTEXT;
   const cwd = options.cwd ? { ...base, workspace: normalizePath(options.cwd, base) } : base;
@@ -126,6 +146,7 @@ function analyzeOnce(command: string, options: ShellOptions): ShellReading {
     depth: 0,
     scope,
     budget: { commands: 0, parsed: 0, exhausted: false },
+    run: WALKER,
   };
   if (options.cwd) judgePath(options.cwd, walk, false);
   for (const value of Object.values(options.env ?? {}))
@@ -166,4 +187,81 @@ function judgePowerShellLine(command: string, walk: Walk): void {
     if (walk.findings.some((f) => f.code === finding.code && f.message === finding.message)) continue;
     walk.findings.push(finding);
   }
+}
+
+/**
+ * `echo 'rm -rf ~' > .git/hooks/pre-commit`, `>> ~/.bashrc`, a unit's `ExecStart=`: text written
+ * to a file that runs later is judged as the command it will be, as `fs.write` of it is. A local
+ * tool's output evaluated there (`eval "$(starship init bash)"`) is ordinary; fetched code is not.
+ */
+let plantedDepth = 0;
+
+/** Planted files inside planted files judged (a start-up file that writes a hook that…). */
+const MAX_PLANTED_DEPTH = 2;
+
+/**
+ * Findings for text written to `path` when that file runs later (a git hook, a shell start-up
+ * file, a systemd unit: `autoRunCommands`), as the command it will be. A local tool's output
+ * evaluated there (`eval "$(starship init bash)"`) is ordinary; fetched code is not. `fs.write`
+ * and the shell's own writes (`echo … >> ~/.bashrc`) both come here.
+ */
+export function plantedFindings(
+  path: string,
+  content: string,
+  options: Pick<ShellOptions, 'egress' | 'paths' | 'catalogue' | 'execution'>,
+): Finding[] {
+  return plantedReading(path, content, options).findings;
+}
+
+/** `plantedFindings`, with the steps of the commands the file will run. */
+export function plantedReading(
+  path: string,
+  content: string,
+  options: Pick<ShellOptions, 'egress' | 'paths' | 'catalogue' | 'execution'>,
+): ShellReading {
+  if (plantedDepth >= MAX_PLANTED_DEPTH) return { findings: [], steps: [] };
+  const paths = options.paths ?? DEFAULT_PATH_CONTEXT;
+  let commands = autoRunCommands(path, content, paths);
+  let where = describeTarget(path);
+  const findings: Finding[] = [];
+  if (commands.length === 0) {
+    const later = runLater(normalizePath(path, paths), content);
+    if (later === undefined) return { findings: [], steps: [] };
+    commands = later.commands;
+    where = `${where}, ${later.kind}`;
+    if (later.approvesEverything !== undefined) {
+      findings.push({
+        code: 'POLICY_VIOLATION',
+        message: `${later.approvesEverything} lets the agent run every command without asking (security control: a change only a person should make)`,
+        location: `path ${describeTarget(path)}`,
+      });
+    }
+  }
+  const steps: Step[] = [];
+  plantedDepth++;
+  try {
+    // `env: {}` keeps these out of the per-command memo: their result depends on the depth.
+    for (const command of commands) {
+      const reading = readShell(command, { ...options, env: {} });
+      steps.push(...reading.steps);
+      findings.push(
+        ...reading.findings
+          .filter(
+            (f) =>
+              !(f.code === 'POLICY_VIOLATION' && f.location === 'opaque code' && !/\bfetch/.test(f.message)),
+          )
+          .map((f) => ({ ...f, message: `${f.message} (written to ${where}, which runs it later)` })),
+      );
+    }
+  } finally {
+    plantedDepth--;
+  }
+  return { findings, steps };
+}
+
+function judgePlanted(path: string, text: string, walk: Walk): void {
+  const { egress, paths, catalogue, execution } = walk.ctx;
+  const reading = plantedReading(path, text, { egress, paths, catalogue, execution });
+  walk.findings.push(...reading.findings);
+  walk.steps.push(...reading.steps);
 }

@@ -3,10 +3,9 @@ import { judgeGuards } from '../../registry/guards.ts';
 import { normalizePath } from '../paths.ts';
 import { inputFile, judgeCommandsOnStdin } from './data-stores.ts';
 import { frameworkCode, judgeDatabaseCode } from './db-code.ts';
-import { isBlockDevice } from './destruction.ts';
 import { withCurrentBranch } from './git.ts';
 import { splitLiteral } from './linear-reader.ts';
-import { judgePathsInArgs } from './named-paths.ts';
+import { isBlockDevice, judgePathsInArgs } from './named-paths.ts';
 import { runScriptField, runWrittenScript } from './nested-code.ts';
 import { judgeProgram } from './program-judges.ts';
 import { printedSecret } from './secret-variables.ts';
@@ -27,7 +26,6 @@ import {
   type Stream,
   type Walk,
 } from './state.ts';
-import { runStmt } from './statements.ts';
 import { stepOf, unknownProgram } from './steps.ts';
 import { judgeGoEnvironment, judgeSupplyChain } from './supply-chain.ts';
 import { terraformEnvArgs } from './terraform.ts';
@@ -153,7 +151,7 @@ function runDefinition(words: Field[], walk: Walk, stdin?: Stream): Stream | und
     const inner = child(walk, newScope(words, walk.scope));
     if (!inner) return undefined;
     inner.scope.functions?.delete(first.text);
-    return runStmt(fn, inner, stdin);
+    return walk.run.statement(fn, inner, stdin);
   }
   return NEXT;
 }

@@ -1,7 +1,6 @@
 import { judgeArgv as judgeCatalogue } from '../../catalogue/index.ts';
 import type { Finding } from '../../codes.ts';
 import { splitLiteral } from './linear-reader.ts';
-import { analyzeScript } from './script.ts';
 import { child, type Field, MAX_ITEMS, type Stream, type Walk } from './state.ts';
 import { writtenFile } from './written-files.ts';
 
@@ -71,7 +70,7 @@ export function judgeEmbeddedShellEscapes(name: string, args: Field[], walk: Wal
   for (const text of texts) {
     for (const m of text.matchAll(pattern)) {
       const inner = child(walk);
-      if (inner) analyzeScript(m[1]!.trim(), inner);
+      if (inner) walk.run.script(m[1]!.trim(), inner);
     }
   }
 }

@@ -1,5 +1,4 @@
 import { isCatastrophicDeleteTarget, normalizePath } from '../paths.ts';
-import { judgeCommand } from './command.ts';
 import { followLinks } from './named-paths.ts';
 import {
   baseName,
@@ -17,10 +16,6 @@ import {
  * Commands that destroy what a path names: recursive deletes, moves of a root or a home,
  * rsync --delete, find -delete, recursive ownership changes.
  */
-
-export function isBlockDevice(path: string): boolean {
-  return /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|mapper\/|md\d|dm-|loop|sr|fd\d|rdisk)/.test(path);
-}
 
 function isRecursiveFlag(text: string): boolean {
   // GNU tools take any unambiguous prefix of a long option: `--rec` is `--recursive`.
@@ -200,7 +195,7 @@ export function judgeFind(args: Field[], walk: Walk): Stream {
         ? effectiveRoots.map((root) => ({ ...root, text: `${root.text.replace(/\/+$/, '')}/${literal}` }))
         : [{ text: 'matched-file', dynamic: false }];
     for (const match of matches.slice(0, MAX_ITEMS)) {
-      judgeCommand(
+      walk.run.command(
         command.map((a) =>
           a.text.includes('{}') ? { ...a, text: a.text.split('{}').join(match.text), via: 'find -exec' } : a,
         ),

@@ -15,7 +15,6 @@ import {
   type Value,
   type Walk,
 } from './state.ts';
-import { runSubstitution } from './statements.ts';
 import { list, litValue, nodeType, PAR, splitBraces } from './syntax.ts';
 
 /**
@@ -150,12 +149,12 @@ function partPieces(part: ShNode, walk: Walk, quoted: boolean, out: Piece[]): vo
       return;
     }
     case 'CmdSubst': {
-      const output = runSubstitution(list(part['Stmts']), walk);
+      const output = walk.run.substitution(list(part['Stmts']), walk);
       out.push(substitutionPiece(output, quoted));
       return;
     }
     case 'ProcSubst': {
-      const output = runSubstitution(list(part['Stmts']), walk);
+      const output = walk.run.substitution(list(part['Stmts']), walk);
       out.push({
         text: '',
         split: false,

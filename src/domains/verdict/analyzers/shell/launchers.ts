@@ -1,10 +1,8 @@
 import { PROGRAMS } from '../../registry/registry.ts';
-import { judgeCommand } from './command.ts';
 import { judgeContainerRun, judgeCtrRun } from './containers.ts';
 import { interpretEscapes } from './decode.ts';
 import { wipeTarget } from './destruction.ts';
 import { judgeStdinScript, runScriptField } from './nested-code.ts';
-import { analyzeScript } from './script.ts';
 import {
   baseName,
   child,
@@ -91,10 +89,10 @@ export function judgeXargs(args: Field[], walk: Walk, stdin?: Stream): Stream | 
     return { unknown: 'the output of xargs' };
   }
   if (items.length === 0) {
-    judgeCommand(argv, inner);
+    walk.run.command(argv, inner);
   } else if (replace !== undefined) {
     for (const item of items) {
-      judgeCommand(
+      walk.run.command(
         argv.map((a) =>
           a.text.includes(replace!)
             ? { ...a, text: a.text.split(replace!).join(item.text), via: item.via }
@@ -104,7 +102,7 @@ export function judgeXargs(args: Field[], walk: Walk, stdin?: Stream): Stream | 
       );
     }
   } else {
-    judgeCommand([...argv, ...items], inner);
+    walk.run.command([...argv, ...items], inner);
   }
   return { unknown: 'the output of xargs' };
 }
@@ -118,7 +116,7 @@ export function judgeParallel(args: Field[], walk: Walk, stdin?: Stream): Stream
   const command = head.slice(i);
   if (head.some((a) => a.text === '--pipe' || a.text === '--pipepart') && command.length > 0) {
     const inner = child(walk);
-    return inner ? judgeCommand(command, inner, stdin) : undefined;
+    return inner ? walk.run.command(command, inner, stdin) : undefined;
   }
   let items: Field[] = sep >= 0 ? args.slice(sep + 1).filter((a) => a.text !== ':::') : [];
   if (items.length === 0 && stdin?.literal !== undefined) {
@@ -136,9 +134,9 @@ export function judgeParallel(args: Field[], walk: Walk, stdin?: Stream): Stream
   const script = joinFields(command);
   for (const item of items.slice(0, MAX_ITEMS)) {
     const line = script.includes('{}') ? script.split('{}').join(item.text) : `${script} ${item.text}`;
-    analyzeScript(line, inner);
+    walk.run.script(line, inner);
   }
-  if (items.length === 0) judgeCommand(command, inner);
+  if (items.length === 0) walk.run.command(command, inner);
   return undefined;
 }
 
@@ -182,7 +180,7 @@ export function judgeContainerTool(name: string, args: Field[], walk: Walk): Str
   const inner = child(walk);
   const before = walk.findings.length;
   if (inner && result.command.length > 0) {
-    judgeCommand(
+    walk.run.command(
       result.command.map((text) => ({
         text,
         dynamic: false,

@@ -1,6 +1,5 @@
 import { wrapperOf } from '../../registry/registry.ts';
 import { RESERVED_WORDS } from '../shell-simple.ts';
-import { judgeCommand } from './command.ts';
 import { judgePathsInText } from './named-paths.ts';
 import { assign, baseName, type Field, opaque, type Stream, type Walk } from './state.ts';
 
@@ -67,7 +66,7 @@ export function walkSplit(script: string, walk: Walk, unresolved = false): void 
         codeLike: true,
         opaque: `${fields[0].text}, an expansion the parser could not read`,
       };
-    output = fields.length > 0 ? judgeCommand(fields, walk, stdin) : undefined;
+    output = fields.length > 0 ? walk.run.command(fields, walk, stdin) : undefined;
   }
 }
 

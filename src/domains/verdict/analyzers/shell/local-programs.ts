@@ -1,5 +1,6 @@
 import { echoOutput, printfOutput } from './decode.ts';
-import { isBlockDevice, judgeRecursiveOwnership, judgeRm } from './destruction.ts';
+import { judgeRecursiveOwnership, judgeRm } from './destruction.ts';
+import { isBlockDevice } from './named-paths.ts';
 import { destructive, type Field, type Stream, type Walk } from './state.ts';
 import { remember, withSensitiveOperands } from './written-files.ts';
 

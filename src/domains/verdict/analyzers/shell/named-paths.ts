@@ -1,11 +1,10 @@
 import { analyzeHost, isTrustedHost } from '../egress.ts';
 import { classifyPath, describePathClass, normalizePath, type PathContext } from '../paths.ts';
-import { isBlockDevice } from './destruction.ts';
-import { PARSE_LIMIT } from './script.ts';
 import {
   describeTarget,
   destructive,
   type Field,
+  PARSE_LIMIT,
   push,
   reverseShell,
   type ShellContext,
@@ -16,6 +15,10 @@ import {
  * The paths a command names, in its operands, redirections and embedded text, judged against
  * the privileged paths (globs included).
  */
+
+export function isBlockDevice(path: string): boolean {
+  return /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|mapper\/|md\d|dm-|loop|sr|fd\d|rdisk)/.test(path);
+}
 
 /** A path through a link made earlier in the command line names what the link points to. */
 export function followLinks(normalized: string, ctx: ShellContext): string {

@@ -1,10 +1,8 @@
 import { analyzeUrl, isTrustedHost } from '../egress.ts';
-import { judgeCommand } from './command.ts';
 import { judgeDatabaseCode } from './db-code.ts';
 import { wipeTarget } from './destruction.ts';
 import { analyzeInlineCode, languageOf } from './inline-code.ts';
 import { judgePath } from './named-paths.ts';
-import { analyzeScript } from './script.ts';
 import {
   child,
   describeStream,
@@ -30,11 +28,11 @@ import { carriedSecrets, withSensitiveOperands, writtenFile } from './written-fi
 export function runScriptField(script: Field, walk: Walk, how: string): void {
   if (script.dynamic) {
     // Parts that are known are still judged: `eval "rm -rf $X"` with X unknown.
-    if (script.text.trim() !== '') analyzeScript(script.text, walk);
+    if (script.text.trim() !== '') walk.run.script(script.text, walk);
     opaque(walk, script.opaque ?? `${how} of text built from unknown expansions`);
     return;
   }
-  analyzeScript(script.text, walk);
+  walk.run.script(script.text, walk);
 }
 
 /** A script file written earlier in the command line is judged as the code it holds. */
@@ -47,7 +45,7 @@ export function runWrittenScript(content: Stream, path: string, walk: Walk, how:
     const language = shebang ? languageOf(shebang[1]!) : 'other';
     if (shebang && language !== 'other')
       runInlineCode({ text: content.literal, dynamic: false }, language, inner);
-    else analyzeScript(content.literal, inner);
+    else walk.run.script(content.literal, inner);
     return;
   }
   judgeStdinScript(content, inner, `${how} (written to ${path} earlier in the command)`);
@@ -55,7 +53,7 @@ export function runWrittenScript(content: Stream, path: string, walk: Walk, how:
 
 export function judgeStdinScript(stdin: Stream, walk: Walk, how: string): void {
   if (stdin.literal !== undefined) {
-    analyzeScript(stdin.literal, walk);
+    walk.run.script(stdin.literal, walk);
     return;
   }
   if (stdin.socket) {
@@ -184,10 +182,10 @@ export function runInlineCode(code: Field, language: ReturnType<typeof languageO
   if (!inner) return;
   analyzeInlineCode(code.text, language, {
     script(command) {
-      analyzeScript(command, inner);
+      walk.run.script(command, inner);
     },
     argv(argv) {
-      judgeCommand(
+      walk.run.command(
         argv.map((text) => ({ text, dynamic: false })),
         inner,
       );

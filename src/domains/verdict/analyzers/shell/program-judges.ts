@@ -17,7 +17,7 @@ import {
   source,
   trap,
 } from './builtins.ts';
-import { judgeCommand } from './command.ts';
+import { judgeCrontab } from './crontab.ts';
 import { judgeEmbeddedShellEscapes } from './data-stores.ts';
 import { applyFilter } from './decode.ts';
 import { judgeFind, judgeMove, judgeRsyncDelete } from './destruction.ts';
@@ -32,7 +32,6 @@ import {
 } from './launchers.ts';
 import { judgeLocal } from './local-programs.ts';
 import { judgeInterpreter, judgeShell, runInlineCode, runScriptField } from './nested-code.ts';
-import { judgeCrontab } from './planted.ts';
 import { child, joinFields, NEXT, type ProgramCall, type Stream } from './state.ts';
 import { judgeSavedPlan } from './terraform.ts';
 import { filterWrittenFile, rememberLink, rememberSecretCopies, writtenFile } from './written-files.ts';
@@ -230,7 +229,7 @@ function launched({ name, args, walk, stdin }: ProgramCall): Stream | typeof NEX
   if (script === undefined) return NEXT;
   if (Array.isArray(script)) {
     const inner = child(walk);
-    if (inner) judgeCommand(script, inner);
+    if (inner) walk.run.command(script, inner);
   } else runScriptField(script, walk, name);
   return { unknown: `the output of ${name}` };
 }
@@ -248,7 +247,7 @@ function kubectlExec({ args, walk }: ProgramCall): void {
   const dash = args.findIndex((a) => a.text === '--');
   if (dash < 0) return;
   const inner = child(walk);
-  if (inner) judgeCommand(args.slice(dash + 1), inner);
+  if (inner) walk.run.command(args.slice(dash + 1), inner);
 }
 
 function openssl(call: ProgramCall): Stream | undefined | typeof NEXT {

@@ -4,7 +4,7 @@ import { judgeCommand } from './command.ts';
 import { expandSimpleWord, valueOfFields } from './expansion.ts';
 import { walkSplit } from './linear-reader.ts';
 import { judgePathsInText, judgeRedirect } from './named-paths.ts';
-import { assign, child, destructive, type Field, type Stream, type Walk } from './state.ts';
+import { assign, child, destructive, type Field, PARSE_LIMIT, type Stream, type Walk } from './state.ts';
 import { runStmts } from './statements.ts';
 import { list, parser } from './syntax.ts';
 import { remember, writtenFile } from './written-files.ts';
@@ -12,14 +12,6 @@ import { remember, writtenFile } from './written-files.ts';
 /**
  * One script: read by the linear reader when its words allow, else by mvdan/sh within the budgets.
  */
-
-/**
- * Budgets (verdict README, "Budgets"). A script above PARSE_LIMIT is read by the linear word
- * splitter, which resolves no expansion, so an unknown word in command position there is opaque.
- * Past the other limits the command is refused as too complex to resolve: a guard that gave up
- * silently would be walked around by padding.
- */
-export const PARSE_LIMIT = 32 * 1024;
 
 /** Characters handed to the parser in one analysis, nested scripts included. */
 const PARSE_BUDGET = 256 * 1024;

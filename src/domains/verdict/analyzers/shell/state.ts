@@ -11,6 +11,14 @@ import type { PathContext } from '../paths.ts';
  * exchange, variable scopes, budgets, and the findings it pushes.
  */
 
+/**
+ * Budgets (verdict README, "Budgets"). A script above PARSE_LIMIT is read by the linear word
+ * splitter, which resolves no expansion, so an unknown word in command position there is opaque.
+ * Past the other limits the command is refused as too complex to resolve: a guard that gave up
+ * silently would be walked around by padding.
+ */
+export const PARSE_LIMIT = 32 * 1024;
+
 /** How deep `bash -c`, `eval`, decoders, functions and inline interpreters may nest. */
 const MAX_DEPTH = 8;
 
@@ -137,6 +145,25 @@ export interface Walk {
   depth: number;
   scope: Scope;
   budget: { commands: number; parsed: number; exhausted: boolean };
+  /** The walk's entry points (see Walker). */
+  run: Walker;
+}
+
+/**
+ * The walk's entry points, carried by the walk so that what it reaches (an expansion, a judge)
+ * can walk nested code without importing the modules above it: arrows point down.
+ */
+export interface Walker {
+  /** One simple command (`command.ts`). */
+  command(words: Field[], walk: Walk, stdin?: Stream): Stream | undefined;
+  /** A script, parsed or read linearly (`script.ts`). */
+  script(script: string, walk: Walk): void;
+  /** A parsed statement: a function's body (`statements.ts`). */
+  statement(stmt: ShNode, walk: Walk, stdin?: Stream): Stream | undefined;
+  /** The statements of a command substitution, in a subshell (`statements.ts`). */
+  substitution(stmts: ShNode[], walk: Walk): Stream | undefined;
+  /** Text written to a file that runs later, judged as what it will run (`shell.ts`). */
+  planted(path: string, text: string, walk: Walk): void;
 }
 
 const DEFAULT_IFS = ' \t\n';

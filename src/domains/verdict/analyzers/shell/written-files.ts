@@ -1,7 +1,6 @@
 import { sensitiveFileKind } from '../egress/content.ts';
 import { normalizePath } from '../paths.ts';
 import { applyFilter, MAX_DECODED } from './decode.ts';
-import { judgePlanted } from './planted.ts';
 import { describeStream, type Field, MAX_WRITTEN_FILES, type Stream, type Walk } from './state.ts';
 
 /**
@@ -17,7 +16,7 @@ export function remember(walk: Walk, target: string, content: Stream | undefined
   const written = walk.ctx.written;
   if (target === '') return;
   const key = normalizePath(target, walk.ctx.cwd);
-  if (content?.literal !== undefined) judgePlanted(key, content.literal, walk);
+  if (content?.literal !== undefined) walk.run.planted(key, content.literal, walk);
   if (!written.has(key) && written.size >= MAX_WRITTEN_FILES) return;
   const before = append ? written.get(key) : undefined;
   const stream: Stream =
