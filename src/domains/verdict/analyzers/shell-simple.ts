@@ -34,30 +34,35 @@ export interface SimpleStatement {
   piped: boolean;
 }
 
-/** Words that open or shape a compound command, or declare: the parser reads them differently. */
-export const STRUCTURAL = new Set([
-  'if',
-  'then',
-  'else',
-  'elif',
-  'fi',
+/** The shell's reserved words (bash's `compgen -k`): the one list the shell readers share. */
+export const RESERVED_WORDS: ReadonlySet<string> = new Set([
+  '!',
+  'case',
+  'coproc',
   'do',
   'done',
-  'while',
-  'until',
-  'for',
-  'in',
-  'case',
+  'elif',
+  'else',
   'esac',
-  'select',
+  'fi',
+  'for',
   'function',
+  'if',
+  'in',
+  'select',
+  'then',
   'time',
-  'coproc',
-  '!',
+  'until',
+  'while',
   '{',
   '}',
   '[[',
   ']]',
+]);
+
+/** Words that open or shape a compound command, or declare: the parser reads them differently. */
+export const STRUCTURAL: ReadonlySet<string> = new Set([
+  ...RESERVED_WORDS,
   'export',
   'declare',
   'local',

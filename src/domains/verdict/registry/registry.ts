@@ -13,6 +13,7 @@ export const PROGRAM_ROLES = [
   'plain',
   'wrapper',
   'shell',
+  'windows-shell',
   'interpreter',
   'package-runner',
   'remote-executor',
@@ -23,6 +24,19 @@ interface ProgramEntry {
   names: string[];
   role: ProgramRole;
   effects: EffectKind[];
+  /** A wrapper's options that take a value (`sudo -u root`). */
+  valueOptions?: string[];
+  /** A wrapper's operands before the command it runs (`timeout 5 cmd`, `chroot /srv cmd`). */
+  operands?: number;
+  /** A wrapper's options whose value is a whole command line (`flock -c 'cmd'`). */
+  scriptOptions?: string[];
+  /** Program name → the subcommand that runs a program the project installed (`bundle exec`). */
+  runsPrograms?: Record<string, string>;
+  /**
+   * An interpreter whose code (`-c`, `-e`, a script, standard input) the shell walk does not
+   * follow yet: it is judged by its operands, as any program.
+   */
+  codeNotFollowed?: boolean;
 }
 
 /** A CLI whose first operand is a subcommand with effects of its own. */
@@ -32,6 +46,8 @@ interface CliEntry {
   subcommands: Partial<Record<EffectKind, string[]>>;
   /** The effect of a subcommand not listed; without it such a subcommand is not understood. */
   otherSubcommands?: EffectKind;
+  /** Program name → the subcommand that runs a program the project installed (`uv run`, `pnpm exec`). */
+  runsPrograms?: Record<string, string>;
 }
 
 /**
@@ -63,6 +79,7 @@ interface RegistryFile {
 const effectKind = { enum: [...EFFECT_KINDS] };
 const names = { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 };
 const strings = { type: 'array', items: { type: 'string', minLength: 1 } };
+const subcommandByName = { type: 'object', additionalProperties: { type: 'string', minLength: 1 } };
 
 const FILE_SCHEMA = {
   type: 'object',
@@ -81,6 +98,11 @@ const FILE_SCHEMA = {
           names,
           role: { enum: [...PROGRAM_ROLES] },
           effects: { type: 'array', items: effectKind, minItems: 1 },
+          valueOptions: strings,
+          operands: { type: 'integer', minimum: 1 },
+          scriptOptions: strings,
+          runsPrograms: subcommandByName,
+          codeNotFollowed: { type: 'boolean' },
         },
       },
     },
@@ -99,6 +121,7 @@ const FILE_SCHEMA = {
             additionalProperties: strings,
           },
           otherSubcommands: effectKind,
+          runsPrograms: subcommandByName,
         },
       },
     },
@@ -134,8 +157,14 @@ type Known =
 export interface ProgramRegistry {
   /** The entry a program name runs, after `.exe` and version suffixes (`python3.11`) are dropped. */
   lookup(name: string): Known | undefined;
+  /** The name a program is listed under (lower case), after the same steps as `lookup`. */
+  resolve(name: string): string | undefined;
   /** Every name the registry knows. */
   names(): string[];
+  /** The names listed with a role, as written. */
+  withRole(role: ProgramRole): string[];
+  /** The interpreters whose code the shell walk follows, as written. */
+  codeFollowed(): string[];
 }
 
 /** Loads and validates a registry file; a bad file stops the start with the reason. */
@@ -171,18 +200,63 @@ export function loadProgramRegistry(file: URL | string): ProgramRegistry {
     };
     for (const name of entry.names) add(name, known);
   }
+  const resolve = (name: string): string | undefined => {
+    const key = name.toLowerCase().replace(/\.exe$/, '');
+    return [key, key.replace(/[\d.]+$/, ''), key.replace(/-[\d.]+$/, '')].find((k) => byName.has(k));
+  };
   return {
     lookup(name) {
-      const key = name.toLowerCase().replace(/\.exe$/, '');
-      return (
-        byName.get(key) ?? byName.get(key.replace(/[\d.]+$/, '')) ?? byName.get(key.replace(/-[\d.]+$/, ''))
-      );
+      const key = resolve(name);
+      return key === undefined ? undefined : byName.get(key);
     },
+    resolve,
     names: () => [...byName.keys()],
+    withRole: (role) => data.programs.filter((entry) => entry.role === role).flatMap((entry) => entry.names),
+    codeFollowed: () =>
+      data.programs
+        .filter((entry) => entry.role === 'interpreter' && entry.codeNotFollowed !== true)
+        .flatMap((entry) => entry.names),
   };
 }
 
 export const PROGRAMS: ProgramRegistry = loadProgramRegistry(new URL('./programs.json', import.meta.url));
+
+/** How a wrapper reads its words before the command it runs. */
+export interface Wrapper {
+  valueOptions: ReadonlySet<string>;
+  operands: number;
+  scriptOptions: ReadonlySet<string>;
+}
+
+const wrappers = new Map<ProgramEntry, Wrapper>();
+
+/** The wrapper a program name runs (`sudo`, `nice`, `timeout`…), if it is one. */
+export function wrapperOf(name: string): Wrapper | undefined {
+  const known = PROGRAMS.lookup(name);
+  if (known?.kind !== 'program' || known.entry.role !== 'wrapper') return undefined;
+  let wrapper = wrappers.get(known.entry);
+  if (wrapper === undefined) {
+    wrapper = {
+      valueOptions: new Set(known.entry.valueOptions ?? []),
+      operands: known.entry.operands ?? 0,
+      scriptOptions: new Set(known.entry.scriptOptions ?? []),
+    };
+    wrappers.set(known.entry, wrapper);
+  }
+  return wrapper;
+}
+
+/**
+ * How a package runner runs the program it is given: '' directly (`npx rimraf`), or the
+ * subcommand that does (`uv run`, `pnpm exec`); undefined when the program runs none.
+ */
+export function programRunner(name: string): string | undefined {
+  const known = PROGRAMS.lookup(name);
+  if (known === undefined || known.kind === 'convention') return undefined;
+  if (known.kind === 'program' && known.entry.role === 'package-runner') return '';
+  const key = PROGRAMS.resolve(name);
+  return key === undefined ? undefined : known.entry.runsPrograms?.[key];
+}
 
 /** The operands of a command line, without its options and the values those options take. */
 function positionals(args: readonly string[], valueOptions: readonly string[]): string[] {
