@@ -99,7 +99,7 @@ export function createVerdictService(deps: VerdictServiceDeps) {
     await deps.changes?.announce(accountId);
   }
 
-  const settings = createVerdictSettings({
+  const { saveSettings, ...settings } = createVerdictSettings({
     db: deps.db,
     repo: deps.repo,
     audit: deps.audit,
@@ -114,7 +114,7 @@ export function createVerdictService(deps: VerdictServiceDeps) {
     audit: deps.audit,
     log: deps.log,
     policyFor: (accountId) => policies.get(accountId),
-    saveSettings: settings.saveSettings,
+    saveSettings,
     changed,
     now,
   });

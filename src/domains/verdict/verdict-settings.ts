@@ -38,7 +38,6 @@ export function createVerdictSettings(deps: {
   now: () => Date;
 }) {
   const { now, changed } = deps;
-  const policies = { get: deps.policyFor };
 
   async function saveSettings(
     caller: Caller,
@@ -73,7 +72,7 @@ export function createVerdictSettings(deps: {
     saveSettings,
 
     async getEgress(accountId: string): Promise<EgressSettings> {
-      return (await policies.get(accountId)).egress;
+      return (await deps.policyFor(accountId)).egress;
     },
 
     async putEgress(
@@ -115,7 +114,7 @@ export function createVerdictSettings(deps: {
     },
 
     async getContext(accountId: string): Promise<ContextSettings> {
-      return (await policies.get(accountId)).context;
+      return (await deps.policyFor(accountId)).context;
     },
 
     /** Replaces the account's default context and named local origins (omitted fields are unset). */
@@ -139,7 +138,7 @@ export function createVerdictSettings(deps: {
     },
 
     async getLoop(accountId: string): Promise<LoopSettings> {
-      return (await policies.get(accountId)).loop;
+      return (await deps.policyFor(accountId)).loop;
     },
 
     async putLoop(caller: Caller, loop: LoopSettings): Promise<LoopSettings> {
