@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nlp from 'compromise';
-import type { VerbTags } from '../src/domains/ledger/conflicts/fact.ts';
+import type { VerbTags } from '../src/domains/ledger/conflicts/fact-words.ts';
 import { WORDNET_MAGIC } from '../src/domains/ledger/conflicts/wordnet.ts';
 import type { NameLexicon } from '../src/domains/ledger/pii/names.ts';
 

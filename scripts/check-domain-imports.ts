@@ -1,17 +1,27 @@
 /**
- * A domain's door: code may reach another domain under `src/domains/<name>/` only through that
- * domain's `index.ts`. Checked for every module reference in `src/` (static and type-only imports,
- * `export … from`, dynamic `import()`, `import('…')` types and `new URL('…', import.meta.url)`).
+ * Three rules of the source layout (docs/development.md, "Domains"), each printed as `file:line`
+ * with what to do instead; exits 1 if any is broken. Tests (`*.test.ts`) are exempt; `test/`,
+ * `bench/` and `scripts/` are not checked.
  *
- * Allowed to reach a domain's internals:
- * - the domain's own files;
- * - the composition roots, which wire internals on purpose: `src/container.ts` (builds every
- *   service), `src/app.ts` (registers every domain's routes) and `src/writer-thread/jobs.ts`
- *   (builds the repos the writer thread runs on its own connection);
- * - tests (`*.test.ts`); `test/`, `bench/` and `scripts/` are not checked.
+ * 1. A domain's door: code may reach another domain under `src/domains/<name>/` only through that
+ *    domain's `index.ts`. Checked for every module reference in `src/` (static and type-only
+ *    imports, `export … from`, dynamic `import()`, `import('…')` types and
+ *    `new URL('…', import.meta.url)`). Allowed to reach a domain's internals: the domain's own
+ *    files; the composition roots, which wire internals on purpose: `src/container.ts` (builds
+ *    every service), `src/app.ts` (registers every domain's routes) and `src/writer-thread/jobs.ts`
+ *    (builds the repos the writer thread runs on its own connection).
+ * 2. SQL only in repositories: a Kysely query (`selectFrom`, `insertInto`, `updateTable`,
+ *    `deleteFrom`) or a `sql` template appears only in
+ *    - a `repo.ts` (a domain's repository; `src/console/repo.ts` is the console's);
+ *    - a file under a `db/` folder (`src/db/`: connection, dialect, migrations and the helpers
+ *      repositories share) or a `storage/` folder (a domain's storage adapters behind a port, such
+ *      as the ledger's vector and full-text indexes): repositories by design;
+ *    - the files of `SQL_OUTSIDE_REPOS`, each with the reason it is still there.
+ * 3. Arrows point down: no file of `src/domains/` imports from `src/http/` except a domain's
+ *    `routes.ts` and `schemas.ts`, its HTTP face. Services, engines and repos take what they need
+ *    from `src/lib/` or their own domain.
  *
  *   tsx scripts/check-domain-imports.ts [root]
- * Prints `file:line` and the import to write instead for each violation; exits 1 if there is one.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -106,6 +116,92 @@ export function checkDomainImports(root: string): Violation[] {
   return violations;
 }
 
+/**
+ * Files outside repositories that still hold SQL, and why. Each is a store of its own (a table it
+ * alone reads and writes, inside its caller's transaction); moving it into its domain's `repo.ts`
+ * removes the entry. Nothing else may be added here without the same reason.
+ */
+export const SQL_OUTSIDE_REPOS: Readonly<Record<string, string>> = {
+  'src/console/sessions.ts': 'the console session store (console_sessions)',
+  'src/domains/ledger/pii/name-vault.ts': 'the sealed name mapping (ledger_names), a NameVault port',
+  'src/domains/webhooks/outbox.ts':
+    "the outbox, written in the caller's transaction (webhook_events, webhook_deliveries)",
+};
+
+const QUERY_METHODS = new Set(['selectFrom', 'insertInto', 'updateTable', 'deleteFrom']);
+
+export interface SqlViolation {
+  file: string;
+  line: number;
+  /** `selectFrom`, `insertInto`, `updateTable`, `deleteFrom` or `sql`. */
+  what: string;
+}
+
+/** Whether a file is a repository by name or by folder (rule 2). */
+export function isRepository(relative: string): boolean {
+  const parts = relative.split('/');
+  return parts.at(-1) === 'repo.ts' || parts.slice(0, -1).some((dir) => dir === 'db' || dir === 'storage');
+}
+
+export function checkSqlPlacement(root: string): SqlViolation[] {
+  const violations: SqlViolation[] = [];
+  for (const abs of sourceFiles(path.join(root, 'src'))) {
+    const file = path.relative(root, abs).split(path.sep).join('/');
+    if (isTest(file) || isRepository(file) || file in SQL_OUTSIDE_REPOS) continue;
+    const source = ts.createSourceFile(abs, readFileSync(abs, 'utf8'), ts.ScriptTarget.Latest, true);
+    const add = (node: ts.Node, what: string) =>
+      violations.push({
+        file,
+        line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1,
+        what,
+      });
+    const visit = (node: ts.Node): void => {
+      if (
+        ts.isCallExpression(node) &&
+        ts.isPropertyAccessExpression(node.expression) &&
+        QUERY_METHODS.has(node.expression.name.text)
+      ) {
+        add(node.expression.name, node.expression.name.text);
+      } else if (
+        ts.isTaggedTemplateExpression(node) &&
+        ts.isIdentifier(node.tag) &&
+        node.tag.text === 'sql'
+      ) {
+        add(node, 'sql');
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return violations;
+}
+
+export interface HttpImportViolation {
+  file: string;
+  line: number;
+  specifier: string;
+}
+
+/** Rule 3: only a domain's `routes.ts` and `schemas.ts` import from `src/http/`. */
+export function checkHttpImports(root: string): HttpImportViolation[] {
+  const violations: HttpImportViolation[] = [];
+  const rel = (abs: string) => path.relative(root, abs).split(path.sep).join('/');
+  for (const abs of sourceFiles(path.join(root, DOMAINS_DIR))) {
+    const file = rel(abs);
+    const name = path.basename(file);
+    if (isTest(file) || name === 'routes.ts' || name === 'schemas.ts') continue;
+    const source = ts.createSourceFile(abs, readFileSync(abs, 'utf8'), ts.ScriptTarget.Latest, true);
+    for (const { specifier, pos } of moduleReferences(source)) {
+      if (!specifier.startsWith('.')) continue;
+      const target = rel(path.resolve(path.dirname(abs), specifier));
+      if (!target.startsWith('src/http/')) continue;
+      const line = source.getLineAndCharacterOfPosition(pos).line + 1;
+      violations.push({ file, line, specifier });
+    }
+  }
+  return violations;
+}
+
 export function describe(v: Violation): string {
   return `${v.file}:${v.line}: '${v.specifier}' is inside domain '${v.domain}'; import from '${v.allowed}' (export it there if it is missing)`;
 }
@@ -119,6 +215,23 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       `\n${violations.length} import(s) reach into another domain. Code outside src/domains/<name>/ uses ` +
         `that domain through its index.ts only (composition roots: ${COMPOSITION_ROOTS.join(', ')}; tests are exempt).`,
     );
-    process.exit(1);
   }
+  const sql = checkSqlPlacement(root);
+  for (const v of sql) {
+    console.error(
+      `${v.file}:${v.line}: ${v.what} outside a repository; move the query into the domain's repo.ts`,
+    );
+  }
+  if (sql.length > 0) {
+    console.error(
+      `\n${sql.length} SQL use(s) outside repositories: SQL lives in repo.ts files and under db/ or storage/ folders.`,
+    );
+  }
+  const http = checkHttpImports(root);
+  for (const v of http) {
+    console.error(
+      `${v.file}:${v.line}: '${v.specifier}' is in src/http; only a domain's routes.ts and schemas.ts import it (move what is needed to src/lib or the domain)`,
+    );
+  }
+  if (violations.length + sql.length + http.length > 0) process.exit(1);
 }

@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
-import { GENESIS_HASH } from './db/chain.ts';
 import { type Db, isReady, migrateToLatest, openDatabase } from './db/database.ts';
 import { KEY_ROLES_MIGRATION } from './db/migrations/202611281000_key_roles.ts';
 import { createAccountsRepo } from './domains/accounts/repo.ts';
@@ -12,15 +11,18 @@ import { createApiKeysService } from './domains/api-keys/service.ts';
 import { createAuditRepo } from './domains/audit/repo.ts';
 import { AuditLog } from './domains/audit/service.ts';
 import { createStripeClient, localProvider, stripeProvider } from './domains/billing/providers.ts';
+import { createBillingRepo } from './domains/billing/repo.ts';
 import { createBillingService } from './domains/billing/service.ts';
+import { createGdprRepo } from './domains/gdpr/repo.ts';
 import { createGdprService } from './domains/gdpr/service.ts';
 import { createJudgmentRepo } from './domains/judgment/repo.ts';
 import { createJudgmentService } from './domains/judgment/service.ts';
 import { verdictSettingsReader } from './domains/judgment/verdict-settings.ts';
-import { createLedger, textCheckFindings } from './domains/ledger/setup.ts';
-import { createStateHashCache } from './domains/ledger/state-cache.ts';
+import { ledgerEnginePorts } from './domains/ledger/engine-ports.ts';
+import { createLedger } from './domains/ledger/setup.ts';
 import type { Plan } from './domains/plans/catalog.ts';
 import { keyLimitGuard } from './domains/plans/limits.ts';
+import { createPlansRepo } from './domains/plans/repo.ts';
 import { createPoliciesRepo } from './domains/policies/repo.ts';
 import { createPoliciesService } from './domains/policies/service.ts';
 import { UsageMeter } from './domains/usage/meter.ts';
@@ -35,11 +37,7 @@ import {
   type PolicyChangeBus,
 } from './domains/verdict/policy-bus.ts';
 import { createVerdictRepo } from './domains/verdict/repo.ts';
-import {
-  createVerdictService,
-  type LedgerStatePort,
-  type LedgerTextPort,
-} from './domains/verdict/service.ts';
+import { createVerdictService } from './domains/verdict/service.ts';
 import { webhookEvents } from './domains/webhooks/outbox.ts';
 import { createWebhooksRepo } from './domains/webhooks/repo.ts';
 import { createWebhooksService } from './domains/webhooks/service.ts';
@@ -103,7 +101,7 @@ export async function createContainer(
       cache: keyCache,
       meter,
       bus,
-      keyLimit: keyLimitGuard(plans, db.dialect),
+      keyLimit: keyLimitGuard(plans, createPlansRepo(db.dialect)),
     });
     const accounts = createAccountsService({
       repo: createAccountsRepo(db.kysely),
@@ -126,33 +124,12 @@ export async function createContainer(
       ...(options.skipEmbedderCheck ? { skipEmbedderCheck: true } : {}),
     });
     closers.push(() => ledger.close());
-    // What the verdict engine needs from the ledger: the account's state hash (STATE_DRIFT) and
-    // contradictions of its verified facts (CONFLICT_DETECTED).
-    const stateHashes = createStateHashCache(ledger.service.currentStateHash, { ttlMs: 200 });
-    const ledgerState: LedgerStatePort = stateHashes;
-    // Writes through this instance refresh the remembered state hash at once.
-    const ledgerService: typeof ledger.service = {
-      ...ledger.service,
-      async store(accountId, ...rest) {
-        const result = await ledger.service.store(accountId, ...rest);
-        stateHashes.written(accountId, result.state_hash);
-        return result;
-      },
-      async remove(accountId, ...rest) {
-        const result = await ledger.service.remove(accountId, ...rest);
-        stateHashes.written(accountId, result.state_hash);
-        return result;
-      },
-    };
-    const ledgerText: LedgerTextPort = {
-      checkText(accountId, text) {
-        // An account that has never stored a claim has nothing to contradict. Every verdict has
-        // just read the state hash, so this answers without a query; a claim stored on another
-        // instance is seen once the remembered hash expires (200 ms), as for the hash itself.
-        if (stateHashes.peek(accountId) === GENESIS_HASH) return [];
-        return ledger.service.checkText(accountId, text).then(textCheckFindings);
-      },
-    };
+    // What the verdict engine needs from the ledger, and the ledger service that keeps it current.
+    const {
+      service: ledgerService,
+      state: ledgerState,
+      text: ledgerText,
+    } = ledgerEnginePorts(ledger.service);
     const loops: LoopStore = config.redisUrl
       ? await createRedisLoopStore(config.redisUrl, logger)
       : new MemoryLoopStore();
@@ -203,6 +180,7 @@ export async function createContainer(
         : undefined;
     const billing = createBillingService({
       db: db.kysely,
+      repo: createBillingRepo(db.kysely),
       audit: auditRepo,
       plans,
       provider: stripeClient ? stripeProvider(stripeClient) : localProvider(),
@@ -219,7 +197,6 @@ export async function createContainer(
     const webhooksRepo = createWebhooksRepo(db.kysely, db.dialect);
     const webhooks = createWebhooksService({
       db: db.kysely,
-      dialect: db.dialect,
       repo: webhooksRepo,
       audit: auditRepo,
       plans,
@@ -264,7 +241,7 @@ export async function createContainer(
 
     const gdpr = createGdprService({
       db: db.kysely,
-      dialect: db.dialect,
+      repo: createGdprRepo(db.dialect),
       audit: auditRepo,
       cancelSubscription: (accountId) => billing.cancelBeforeDeletion(accountId),
       namesIn: ledger.service.namesIn,

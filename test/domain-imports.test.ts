@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkDomainImports } from '../scripts/check-domain-imports.ts';
+import { checkDomainImports, checkHttpImports, checkSqlPlacement } from '../scripts/check-domain-imports.ts';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const script = path.join(repo, 'scripts/check-domain-imports.ts');
@@ -93,5 +93,62 @@ describe('check-domain-imports', () => {
 
   it('finds nothing in this repository', () => {
     expect(checkDomainImports(repo).map((v) => `${v.file}:${v.line} ${v.specifier}`)).toEqual([]);
+  });
+});
+
+describe('SQL only in repositories', () => {
+  const QUERY = "export const q = (db: any) => db.selectFrom('t').selectAll().execute();\n";
+  it('reports queries and sql templates outside repo.ts, db/ and storage/', () => {
+    const root = tree({
+      'src/domains/a/service.ts': QUERY,
+      'src/domains/a/limits.ts': [
+        "import { sql } from 'kysely';",
+        'export const w = (trx: any) => trx.insertInto("t").values({}).execute();',
+        'export const u = (trx: any) => trx.updateTable("t").set({}).execute();',
+        'export const d = (trx: any) => trx.deleteFrom("t").execute();',
+        'export const s = sql`select 1`;',
+      ].join('\n'),
+    });
+    expect(checkSqlPlacement(root).map((v) => `${v.file}:${v.line} ${v.what}`)).toEqual([
+      'src/domains/a/limits.ts:2 insertInto',
+      'src/domains/a/limits.ts:3 updateTable',
+      'src/domains/a/limits.ts:4 deleteFrom',
+      'src/domains/a/limits.ts:5 sql',
+      'src/domains/a/service.ts:1 selectFrom',
+    ]);
+  });
+
+  it('allows repo.ts, db/ and storage/ folders and tests', () => {
+    const root = tree({
+      'src/domains/a/repo.ts': QUERY,
+      'src/domains/a/storage/index.ts': QUERY,
+      'src/db/helpers.ts': QUERY,
+      'src/domains/a/service.test.ts': QUERY,
+      'src/domains/a/words.ts':
+        '// selectFrom in a comment, and `sql` in a string\nexport const w = "deleteFrom";\n',
+    });
+    expect(checkSqlPlacement(root)).toEqual([]);
+  });
+
+  it('finds nothing in this repository', () => {
+    expect(checkSqlPlacement(repo).map((v) => `${v.file}:${v.line} ${v.what}`)).toEqual([]);
+  });
+});
+
+describe('domains do not import src/http', () => {
+  it('allows routes.ts and schemas.ts only', () => {
+    const root = tree({
+      'src/http/auth.ts': 'export const a = 1;\n',
+      'src/domains/a/routes.ts': "import { a } from '../../http/auth.ts';\nexport const r = a;\n",
+      'src/domains/a/schemas.ts': "import { a } from '../../http/auth.ts';\nexport const s = a;\n",
+      'src/domains/a/service.ts': "import { a } from '../../http/auth.ts';\nexport const x = a;\n",
+    });
+    expect(checkHttpImports(root).map((v) => `${v.file}:${v.line} ${v.specifier}`)).toEqual([
+      'src/domains/a/service.ts:1 ../../http/auth.ts',
+    ]);
+  });
+
+  it('finds nothing in this repository', () => {
+    expect(checkHttpImports(repo)).toEqual([]);
   });
 });

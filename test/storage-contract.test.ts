@@ -72,16 +72,18 @@ describe.each(DIALECTS)('storage contract on %s', (dialect) => {
       created_at: '2026-01-01T00:00:00.000Z',
     });
     const keyId = randomUUID();
-    await keys.insert({
-      id: keyId,
-      account_id: accountId,
-      name: 'ci',
-      key_hash: hashKey('secret-one'),
-      key_last4: '-one',
-      role: 'agent',
-      created_at: '2026-01-01T00:00:00.000Z',
-      revoked_at: null,
-    });
+    await db.kysely.transaction().execute((trx) =>
+      keys.insert(trx, {
+        id: keyId,
+        account_id: accountId,
+        name: 'ci',
+        key_hash: hashKey('secret-one'),
+        key_last4: '-one',
+        role: 'agent',
+        created_at: '2026-01-01T00:00:00.000Z',
+        revoked_at: null,
+      }),
+    );
     expect(await keys.findActiveByHash(hashKey('secret-one'))).toEqual({
       keyId,
       accountId,
@@ -90,7 +92,9 @@ describe.each(DIALECTS)('storage contract on %s', (dialect) => {
     });
     expect(await keys.findActiveByHash(hashKey('secret-two'))).toBeUndefined();
     expect(await keys.findForAccount(randomUUID(), keyId)).toBeUndefined();
-    await keys.revoke(accountId, keyId, '2026-01-02T00:00:00.000Z');
+    await db.kysely
+      .transaction()
+      .execute((trx) => keys.revoke(trx, accountId, keyId, '2026-01-02T00:00:00.000Z'));
     expect(await keys.findActiveByHash(hashKey('secret-one'))).toBeUndefined();
     expect((await keys.findForAccount(accountId, keyId))?.revoked_at).toBe('2026-01-02T00:00:00.000Z');
   });
@@ -108,16 +112,18 @@ describe.each(DIALECTS)('storage contract on %s', (dialect) => {
       plan: 'free',
       created_at: '2026-01-01T00:00:00.000Z',
     });
-    await keys.insert({
-      id: keyId,
-      account_id: accountId,
-      name: 'a',
-      key_hash: 'h',
-      key_last4: 'abcd',
-      role: 'agent',
-      created_at: '2026-01-01T00:00:00.000Z',
-      revoked_at: null,
-    });
+    await db.kysely.transaction().execute((trx) =>
+      keys.insert(trx, {
+        id: keyId,
+        account_id: accountId,
+        name: 'a',
+        key_hash: 'h',
+        key_last4: 'abcd',
+        role: 'agent',
+        created_at: '2026-01-01T00:00:00.000Z',
+        revoked_at: null,
+      }),
+    );
 
     const meter = new UsageMeter(usage, 60_000, { error: () => undefined });
     const march = new Date('2026-03-15T10:00:00Z');

@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { type KeyRole, keyRoleOf } from '../domains/api-keys/index.ts';
-import { sha256Hex } from '../lib/sha256.ts';
+import { sha256 } from '../lib/sha256.ts';
 
 /** How long a console session lasts from sign-in, whatever happens in it. */
 export const SESSION_TTL_MS = 8 * 60 * 60 * 1000;
@@ -23,7 +23,7 @@ export interface ConsoleSession {
  * it needs no storage and cannot be computed from what the database holds (the token's hash).
  */
 export function csrfTokenFor(sessionToken: string): string {
-  return sha256Hex(`arbiter-console-csrf\0${sessionToken}`);
+  return sha256(`arbiter-console-csrf\0${sessionToken}`);
 }
 
 /** Constant-time comparison of two tokens of any length. */
@@ -57,7 +57,7 @@ export function createConsoleSessions(db: Kysely<Database>, now: () => Date = ()
         await trx
           .insertInto('console_sessions')
           .values({
-            token_hash: sha256Hex(token),
+            token_hash: sha256(token),
             account_id: principal.accountId,
             key_id: principal.keyId,
             created_at: at.toISOString(),
@@ -74,7 +74,7 @@ export function createConsoleSessions(db: Kysely<Database>, now: () => Date = ()
         .innerJoin('api_keys as k', 'k.id', 's.key_id')
         .innerJoin('accounts as a', 'a.id', 's.account_id')
         .select(['s.account_id', 's.key_id', 's.expires_at', 'a.plan', 'k.role'])
-        .where('s.token_hash', '=', sha256Hex(token))
+        .where('s.token_hash', '=', sha256(token))
         .where('s.expires_at', '>', now().toISOString())
         .where('k.revoked_at', 'is', null)
         .whereRef('k.account_id', '=', 's.account_id')
@@ -91,7 +91,7 @@ export function createConsoleSessions(db: Kysely<Database>, now: () => Date = ()
     },
 
     async close(token: string): Promise<void> {
-      await db.deleteFrom('console_sessions').where('token_hash', '=', sha256Hex(token)).execute();
+      await db.deleteFrom('console_sessions').where('token_hash', '=', sha256(token)).execute();
     },
 
     /** Ends every session opened with a key (the key was revoked). */

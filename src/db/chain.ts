@@ -1,5 +1,5 @@
 import canonicalize from 'canonicalize';
-import { sha256Hex } from '../lib/sha256.ts';
+import { sha256 } from '../lib/sha256.ts';
 
 /** The previous hash of the first entry of every chain. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -11,10 +11,10 @@ export const GENESIS_HASH = '0'.repeat(64);
 export function chainHash(previous: string, entry: unknown): string {
   const canonical = canonicalize(entry);
   if (canonical === undefined) throw new TypeError('entry cannot be canonicalised');
-  return sha256Hex(previous + canonical);
+  return sha256(previous + canonical);
 }
 
 /** `chainHash` for an entry already in RFC 8785 canonical JSON. */
 export function chainHashOfCanonical(previous: string, canonical: string): string {
-  return sha256Hex(previous + canonical);
+  return sha256(previous + canonical);
 }

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Registry } from 'prom-client';
 import { Type } from 'typebox';
 import { AppError, Errors } from '../errors.ts';
-import { sha256Hex } from '../lib/sha256.ts';
+import { sha256 } from '../lib/sha256.ts';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;
 
@@ -13,7 +13,7 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;
  * the metrics (routes, volumes, latencies) are not served until a token is configured.
  */
 export function metricsAccess(host: string, token: string | undefined) {
-  const expected = token === undefined ? undefined : Buffer.from(sha256Hex(token));
+  const expected = token === undefined ? undefined : Buffer.from(sha256(token));
   return (authorization: string | undefined): AppError | undefined => {
     if (expected === undefined) {
       if (LOOPBACK.test(host)) return undefined;
@@ -23,7 +23,7 @@ export function metricsAccess(host: string, token: string | undefined) {
       );
     }
     const given = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
-    if (given !== undefined && timingSafeEqual(Buffer.from(sha256Hex(given)), expected)) return undefined;
+    if (given !== undefined && timingSafeEqual(Buffer.from(sha256(given)), expected)) return undefined;
     return Errors.unauthenticated('/metrics needs Authorization: Bearer <ARBITER_METRICS_TOKEN>');
   };
 }

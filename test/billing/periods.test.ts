@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localProvider } from '../../src/domains/billing/providers.ts';
+import { createBillingRepo } from '../../src/domains/billing/repo.ts';
 import { createBillingService } from '../../src/domains/billing/service.ts';
 import { bearer, createTestApp, type TestApp } from '../helpers/app.ts';
 import { DIALECTS } from '../helpers/databases.ts';
@@ -15,6 +16,7 @@ describe.each(DIALECTS)('billing periods explained on %s', (dialect) => {
   const billingAt = (at: string) =>
     createBillingService({
       db: t.container.db.kysely,
+      repo: createBillingRepo(t.container.db.kysely),
       audit: t.container.audit.repo,
       plans: t.container.plans,
       provider: localProvider(),

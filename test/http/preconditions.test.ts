@@ -4,7 +4,7 @@ import { bearer, createTestApp, type TestApp } from '../helpers/app.ts';
 import { DIALECTS } from '../helpers/databases.ts';
 
 /**
- * Every route that takes a state precondition reads it with one meaning (src/http/preconditions.ts).
+ * Every route that takes a state precondition reads it with one meaning (src/lib/state-precondition.ts).
  * Each route answers in its own form: a verdict, a judgment decision or the error body. This suite
  * sends the same variants to each and compares what they come to.
  */

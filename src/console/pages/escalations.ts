@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type EvaluationView, toView } from '../../domains/judgment/index.ts';
 import { AppError } from '../../errors.ts';
+import { sha256 } from '../../lib/sha256.ts';
 import { type ConsoleDeps, field, PAGE, param, sendPage, sessionOf } from '../context.ts';
 import { type Html, html } from '../html.ts';
 import { csrfField, notice, type PageContext, page, time } from '../layout.ts';
@@ -14,9 +14,7 @@ const POLL = 'every 1s';
 
 /** Changes whenever the set of pending escalations does: the poll's "anything new?" question. */
 function digestOf(pending: readonly EvaluationView[]): string {
-  const hash = createHash('sha256');
-  for (const e of pending) hash.update(`${e.evaluation_id}\n`);
-  return hash.digest('base64url').slice(0, 16);
+  return sha256(pending.map((e) => `${e.evaluation_id}\n`).join(''), 'base64url').slice(0, 16);
 }
 
 function pendingItem(ctx: PageContext, e: EvaluationView): Html {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { dayOf, monthOf } from '../../domains/usage/index.ts';
+import { dayOf } from '../../domains/usage/index.ts';
+import { monthOf } from '../../lib/utc-month.ts';
 import { type ConsoleDeps, PAGE, sendPage, sessionOf } from '../context.ts';
 import { type Html, html } from '../html.ts';
 import { type PageContext, page } from '../layout.ts';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sha256Hex } from '../../lib/sha256.ts';
+import { sha256 } from '../../lib/sha256.ts';
 
 /** Secret keys: `arbiter_sk_` followed by 32 or more base62 characters (DESIGN "Contract decisions"). */
 export const KEY_PREFIX = 'arbiter_sk_';
@@ -27,7 +27,7 @@ export function generateKey(): string {
  * Unkey keys); a slow password hash would put milliseconds on every authenticated request.
  */
 export function hashKey(key: string): string {
-  return sha256Hex(key);
+  return sha256(key);
 }
 
 /** The only form of a key ever shown after creation: `arbiter_sk_…a1b2`. */

@@ -1,14 +1,15 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { ApiKeyRow, Database } from '../../db/schema.ts';
 
 export interface KeyWithUsage extends ApiKeyRow {
   calls_this_month: number;
 }
 
+/** Reads run on `db`; writes take the transaction their service opened (with its audit entry). */
 export function createApiKeysRepo(db: Kysely<Database>) {
   return {
-    async insert(row: ApiKeyRow): Promise<void> {
-      await db.insertInto('api_keys').values(row).execute();
+    async insert(trx: Transaction<Database>, row: ApiKeyRow): Promise<void> {
+      await trx.insertInto('api_keys').values(row).execute();
     },
     /** The key behind a secret's hash, with its account's plan, for authentication. */
     findActiveByHash(keyHash: string) {
@@ -56,8 +57,8 @@ export function createApiKeysRepo(db: Kysely<Database>) {
         .execute();
       return rows.map(({ calls, ...key }) => ({ ...key, calls_this_month: Number(calls ?? 0) }));
     },
-    async revoke(accountId: string, keyId: string, at: string): Promise<void> {
-      await db
+    async revoke(trx: Transaction<Database>, accountId: string, keyId: string, at: string): Promise<void> {
+      await trx
         .updateTable('api_keys')
         .set({ revoked_at: at })
         .where('id', '=', keyId)

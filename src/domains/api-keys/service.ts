@@ -3,12 +3,13 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Static } from 'typebox';
 import type { Database } from '../../db/schema.ts';
 import { AppError, Errors } from '../../errors.ts';
+import { monthOf } from '../../lib/utc-month.ts';
 import type { AuditRepo } from '../audit/index.ts';
-import { monthOf, type UsageMeter } from '../usage/index.ts';
+import type { UsageMeter } from '../usage/index.ts';
 import { emitEvent } from '../webhooks/index.ts';
 import type { KeyCache } from './key-cache.ts';
 import { generateKey, hashKey, isWellFormedKey, maskKey } from './key-format.ts';
-import { type ApiKeysRepo, createApiKeysRepo } from './repo.ts';
+import type { ApiKeysRepo } from './repo.ts';
 import { DEFAULT_KEY_ROLE, type KeyRole, keyRoleOf, roleAllows } from './roles.ts';
 import type { CreatedKeySchema, ListedKeySchema } from './schemas.ts';
 
@@ -72,7 +73,7 @@ export function createApiKeysService(deps: {
       };
       await deps.db.transaction().execute(async (trx) => {
         await deps.keyLimit?.(trx, accountId);
-        await createApiKeysRepo(trx).insert(row);
+        await deps.repo.insert(trx, row);
         await deps.audit.appendIn(trx, [
           {
             accountId,
@@ -112,7 +113,7 @@ export function createApiKeysService(deps: {
       }
       const at = now().toISOString();
       await deps.db.transaction().execute(async (trx) => {
-        await createApiKeysRepo(trx).revoke(accountId, keyId, at);
+        await deps.repo.revoke(trx, accountId, keyId, at);
         await deps.audit.appendIn(trx, [
           { accountId, actor, action: 'api_key.revoked', target: keyId, details: {}, at },
         ]);

@@ -1,12 +1,5 @@
 /** Billing arithmetic on UTC calendar months. */
-
-export function monthStart(at: Date): Date {
-  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
-}
-
-export function nextMonthStart(at: Date): Date {
-  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
-}
+import { monthStart, nextMonthStart } from '../../lib/utc-month.ts';
 
 /** The same instant one month later, clamped to the end of a shorter month (Jan 31 → Feb 28). */
 export function addMonth(at: Date): Date {

@@ -1,23 +1,29 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type Stripe from 'stripe';
 import type { Database } from '../../db/schema.ts';
 import { Errors } from '../../errors.ts';
+import { sha256 } from '../../lib/sha256.ts';
+import { monthStart, nextMonthStart } from '../../lib/utc-month.ts';
 import type { RevocationBus } from '../api-keys/index.ts';
 import type { AuditRepo } from '../audit/index.ts';
 import { FALLBACK_PLAN, findPlan, type Plan } from '../plans/index.ts';
-import { monthOf, type UsageMeter, type UsageRepo } from '../usage/index.ts';
+import type { UsageMeter, UsageRepo } from '../usage/index.ts';
 import { emitEvent } from '../webhooks/index.ts';
-import { currentMonthlyPeriod, monthlyCharge, monthStart, nextMonthStart } from './periods.ts';
+import { currentMonthlyPeriod } from './periods.ts';
 import type { BillingProvider } from './providers.ts';
-import { type CheckoutSessionRow, createBillingRepo, type SubscriptionRow } from './repo.ts';
+import type { BillingRepo, CheckoutSessionRow, SubscriptionRow } from './repo.ts';
+import { changeFromStripeEvent } from './stripe-events.ts';
+import { usagePeriod, usageReport } from './usage-report.ts';
+
+export { mapStripeStatus } from './stripe-events.ts';
 
 export type SubscriptionStatus = 'active' | 'past_due' | 'canceled';
 
 const CHECKOUT_TTL_MS = 60 * 60 * 1000;
 
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return sha256(token);
 }
 
 /** An absolute http(s) URL, or a 400 naming the field. */
@@ -33,7 +39,8 @@ function requireHttpUrl(field: string, value: string): void {
   }
 }
 
-interface Change {
+/** A plan or status change to apply, from a checkout or the provider. */
+export interface SubscriptionChange {
   accountId: string;
   plan: string;
   status: SubscriptionStatus;
@@ -59,28 +66,10 @@ function planDetails(plan: Plan) {
   };
 }
 
-/** Stripe's subscription statuses in the three Arbiter knows. */
-export function mapStripeStatus(status: string): SubscriptionStatus {
-  if (status === 'active' || status === 'trialing') return 'active';
-  if (status === 'canceled' || status === 'incomplete_expired') return 'canceled';
-  return 'past_due';
-}
-
-/** Usage is counted per calendar month in UTC, whatever the subscription's own dates. */
-function usagePeriod(at: Date) {
-  return {
-    start: monthStart(at).toISOString(),
-    end: nextMonthStart(at).toISOString(),
-    basis: 'calendar_month_utc' as const,
-    note: 'API calls are counted per calendar month in UTC, from the 1st at 00:00 UTC to the 1st of the next month, whatever the dates of the subscription period.',
-  };
-}
-
-const isoFromEpoch = (seconds: number | null | undefined) =>
-  typeof seconds === 'number' ? new Date(seconds * 1000).toISOString() : null;
-
 export function createBillingService(deps: {
+  /** Opens the transactions a plan change runs in. */
   db: Kysely<Database>;
+  repo: BillingRepo;
   audit: Pick<AuditRepo, 'appendIn'>;
   plans: readonly Plan[];
   provider: BillingProvider;
@@ -93,7 +82,7 @@ export function createBillingService(deps: {
   now?: () => Date;
 }) {
   const now = deps.now ?? (() => new Date());
-  const repo = createBillingRepo(deps.db);
+  const { repo } = deps;
 
   function planOrFallback(id: string): Plan {
     return findPlan(deps.plans, id) ?? findPlan(deps.plans, FALLBACK_PLAN)!;
@@ -104,9 +93,8 @@ export function createBillingService(deps: {
    * canceled subscription falls back to the free plan), the audit entry and the webhook event
    * all land together or not at all.
    */
-  async function applyIn(trx: Transaction<Database>, change: Change): Promise<boolean> {
-    const r = createBillingRepo(trx);
-    const existing = await r.findSubscription(change.accountId);
+  async function applyIn(trx: Transaction<Database>, change: SubscriptionChange): Promise<boolean> {
+    const existing = await repo.findSubscription(change.accountId, trx);
     if (existing?.provider_event_at && change.eventAt && change.eventAt < existing.provider_event_at)
       return false;
     const at = now().toISOString();
@@ -123,9 +111,9 @@ export function createBillingService(deps: {
       updated_at: at,
       provider_event_at: change.eventAt ?? existing?.provider_event_at ?? null,
     };
-    await r.upsertSubscription(row);
+    await repo.upsertSubscription(trx, row);
     const effectivePlan = change.status === 'canceled' ? FALLBACK_PLAN : change.plan;
-    await r.setAccountPlan(change.accountId, effectivePlan);
+    await repo.setAccountPlan(trx, change.accountId, effectivePlan);
     const data = {
       plan: effectivePlan,
       subscribed_plan: change.plan,
@@ -218,8 +206,7 @@ export function createBillingService(deps: {
       const { session } = await this.openCheckout(token);
       const at = now();
       const done = await deps.db.transaction().execute(async (trx) => {
-        if (!(await createBillingRepo(trx).closeCheckout(session.id, 'completed', at.toISOString())))
-          return false;
+        if (!(await repo.closeCheckout(trx, session.id, 'completed', at.toISOString()))) return false;
         await applyIn(trx, {
           accountId: session.account_id,
           plan: session.plan,
@@ -239,7 +226,8 @@ export function createBillingService(deps: {
 
     async cancelLocalCheckout(token: string): Promise<string> {
       const { session } = await this.openCheckout(token);
-      await repo.closeCheckout(session.id, 'canceled', now().toISOString());
+      const at = now().toISOString();
+      await deps.db.transaction().execute((trx) => repo.closeCheckout(trx, session.id, 'canceled', at));
       return redirectTarget(session.cancel_url, session);
     },
 
@@ -297,65 +285,14 @@ export function createBillingService(deps: {
 
     async usage(accountId: string) {
       const at = now();
-      const month = monthOf(at);
       const status = await this.status(accountId);
-      const plan = planOrFallback(status.plan);
-      const start = monthStart(at);
-      const end = nextMonthStart(at);
-      const [monthly, daily, keys] = await Promise.all([
-        deps.usage.monthlyByKey(accountId, month),
-        deps.usage.dailyForAccount(accountId, `${month}-01`, `${month}-31`),
-        deps.db.selectFrom('api_keys').select(['id', 'name']).where('account_id', '=', accountId).execute(),
-      ]);
-      const byKey = new Map<string, number>();
-      for (const m of monthly) byKey.set(m.key_id, (byKey.get(m.key_id) ?? 0) + Number(m.calls));
-      for (const m of deps.meter.pendingForAccountMonthly(accountId, month)) {
-        byKey.set(m.keyId, (byKey.get(m.keyId) ?? 0) + m.calls);
-      }
-      const byDay = new Map<string, number>();
-      const byEndpoint = new Map<string, number>();
-      const pendingDaily = deps.meter
-        .pendingForAccountDaily(accountId)
-        .filter((d) => d.day.startsWith(month))
-        .map((d) => ({ day: d.day, endpoint: d.endpoint, calls: d.calls }));
-      for (const d of [...daily, ...pendingDaily]) {
-        byDay.set(d.day, (byDay.get(d.day) ?? 0) + Number(d.calls));
-        byEndpoint.set(d.endpoint, (byEndpoint.get(d.endpoint) ?? 0) + Number(d.calls));
-      }
-      const total = [...byKey.values()].reduce((a, b) => a + b, 0);
-      const names = new Map(keys.map((k) => [k.id, k.name]));
-      const paidSince =
-        status.subscribed_since && status.status !== 'canceled'
-          ? new Date(status.subscribed_since)
-          : undefined;
-      const charge = monthlyCharge(plan.price_usd_month, paidSince, at);
-      return {
-        success: true as const,
-        plan: plan.id,
-        period: { start: start.toISOString(), end: end.toISOString() },
-        usage_period: usagePeriod(at),
-        subscription_period: status.subscription_period,
-        total_api_calls: total,
-        total_cost_usd: charge.amount_usd,
-        cost: {
-          amount_usd: charge.amount_usd,
-          price_usd_month: plan.price_usd_month,
-          prorated: charge.prorated,
-          charged_from: charge.from.toISOString(),
-          share_of_month: charge.share,
-          explanation: charge.prorated
-            ? `total_cost_usd is the plan's ${plan.price_usd_month} USD/month prorated to the part of this calendar month (UTC) since the plan became active on ${charge.from.toISOString()}: ${Math.round(charge.share * 1000) / 10}% of the month. The provider invoices per subscription period, so an invoice need not equal it.`
-            : `total_cost_usd is the plan's price for the whole calendar month (UTC), not prorated. The provider invoices per subscription period, so an invoice need not fall on these dates.`,
-        },
-        monthly_call_allowance: plan.monthly_call_allowance,
-        remaining_calls:
-          plan.monthly_call_allowance === null ? null : Math.max(0, plan.monthly_call_allowance - total),
-        by_endpoint: [...byEndpoint]
-          .map(([endpoint, calls]) => ({ endpoint, calls }))
-          .sort((a, b) => b.calls - a.calls),
-        by_day: [...byDay].map(([day, calls]) => ({ day, calls })).sort((a, b) => a.day.localeCompare(b.day)),
-        by_key: [...byKey].map(([key_id, calls]) => ({ key_id, name: names.get(key_id) ?? null, calls })),
-      };
+      return usageReport(
+        { usage: deps.usage, meter: deps.meter, keyNames: repo.keyNames },
+        accountId,
+        status,
+        planOrFallback(status.plan),
+        at,
+      );
     },
 
     /**
@@ -375,10 +312,10 @@ export function createBillingService(deps: {
       } catch (err) {
         throw Errors.validation(`Stripe signature verification failed: ${(err as Error).message}`);
       }
-      const change = await changeFromStripeEvent(event);
+      const change = await changeFromStripeEvent(event, { repo, planOrFallback });
       const received = now().toISOString();
       const applied = await deps.db.transaction().execute(async (trx) => {
-        const fresh = await createBillingRepo(trx).recordProviderEvent({
+        const fresh = await repo.recordProviderEvent(trx, {
           id: event.id,
           account_id: change?.accountId ?? null,
           type: event.type,
@@ -387,8 +324,8 @@ export function createBillingService(deps: {
         if (!fresh || change === undefined) return false;
         if (event.type === 'checkout.session.completed') {
           const session = event.data.object as Stripe.Checkout.Session;
-          const local = await createBillingRepo(trx).findCheckoutByProviderSession(session.id);
-          if (local) await createBillingRepo(trx).markCheckoutCompleted(local.id, received);
+          const local = await repo.findCheckoutByProviderSession(session.id, trx);
+          if (local) await repo.markCheckoutCompleted(trx, local.id, received);
         }
         return applyIn(trx, change);
       });
@@ -396,63 +333,6 @@ export function createBillingService(deps: {
       return { applied, type: event.type };
     },
   };
-
-  /** The Arbiter change a Stripe event means, or undefined for events that change nothing here. */
-  async function changeFromStripeEvent(event: Stripe.Event): Promise<Change | undefined> {
-    const eventAt = new Date(event.created * 1000).toISOString();
-    const base = { provider: 'stripe' as const, actor: 'stripe', eventAt };
-    switch (event.type) {
-      case 'checkout.session.completed': {
-        const session = event.data.object;
-        if (session.mode !== 'subscription') return undefined;
-        const accountId = session.client_reference_id ?? session.metadata?.account_id;
-        const planId = session.metadata?.plan_id;
-        if (!accountId || !planId || !(await repo.findAccount(accountId))) return undefined;
-        return {
-          ...base,
-          accountId,
-          plan: planOrFallback(planId).id,
-          status: 'active',
-          customerRef:
-            typeof session.customer === 'string' ? session.customer : (session.customer?.id ?? null),
-          subscriptionRef:
-            typeof session.subscription === 'string'
-              ? session.subscription
-              : (session.subscription?.id ?? null),
-        };
-      }
-      case 'customer.subscription.updated':
-      case 'customer.subscription.deleted': {
-        const sub = event.data.object;
-        const known = await repo.findSubscriptionByRef(sub.id);
-        const accountId = known?.account_id ?? sub.metadata?.account_id;
-        if (!accountId || !(await repo.findAccount(accountId))) return undefined;
-        const item = sub.items?.data?.[0] as
-          | { current_period_start?: number; current_period_end?: number }
-          | undefined;
-        return {
-          ...base,
-          accountId,
-          plan: sub.metadata?.plan_id ?? known?.plan ?? FALLBACK_PLAN,
-          status: event.type === 'customer.subscription.deleted' ? 'canceled' : mapStripeStatus(sub.status),
-          customerRef: typeof sub.customer === 'string' ? sub.customer : (sub.customer?.id ?? null),
-          subscriptionRef: sub.id,
-          periodStart: isoFromEpoch(item?.current_period_start),
-          periodEnd: isoFromEpoch(item?.current_period_end),
-        };
-      }
-      case 'invoice.payment_failed': {
-        const invoice = event.data.object as Stripe.Invoice & { subscription?: string | null };
-        const ref = invoice.parent?.subscription_details?.subscription ?? invoice.subscription;
-        const subId = typeof ref === 'string' ? ref : ref?.id;
-        const known = subId ? await repo.findSubscriptionByRef(subId) : undefined;
-        if (!known) return undefined;
-        return { ...base, accountId: known.account_id, plan: known.plan, status: 'past_due' };
-      }
-      default:
-        return undefined;
-    }
-  }
 }
 
 /** Stripe's `{CHECKOUT_SESSION_ID}` placeholder works in local success URLs too. */

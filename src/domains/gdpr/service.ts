@@ -1,12 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { DialectName } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { Errors } from '../../errors.ts';
 import type { AuditRepo } from '../audit/index.ts';
 import { TABLES, type TableRule } from './registry.ts';
-
-// Table names come from the registry, not from the typed schema: other domains add tables.
-type AnyDb = Kysely<Record<string, Record<string, unknown>>>;
+import type { GdprRepo } from './repo.ts';
 
 /** Sections every export has, even before a domain has stored anything there (spec §2 "Data export"). */
 const ALWAYS = ['ledger_entries', 'evaluations', 'audit_log', 'api_keys'];
@@ -46,7 +43,7 @@ function exportRow(rule: TableRule, row: Record<string, unknown>): Record<string
 
 export function createGdprService(deps: {
   db: Kysely<Database>;
-  dialect: DialectName;
+  repo: GdprRepo;
   audit: Pick<AuditRepo, 'appendIn' | 'append'>;
   /** Makes every key of the account stop at once, here and on every other instance. */
   afterDeletion: (accountId: string) => Promise<void>;
@@ -89,12 +86,11 @@ export function createGdprService(deps: {
       // Read after the transaction: on SQLite another read would wait for its connection.
       const named: Array<{ rule: string; rows: Record<string, unknown>[]; columns: readonly string[] }> = [];
       await deps.db.transaction().execute(async (trx) => {
-        const t = trx as unknown as AnyDb;
         for (const rule of tables) {
           if (rule.kind === 'global' || rule.kind === 'derived' || rule.section === undefined) continue;
-          let q = t.selectFrom(rule.table).selectAll().where(rule.column, '=', principal.accountId);
-          if (rule.orderBy) q = q.orderBy(rule.orderBy);
-          const rows = (await q.execute()).map((row) => exportRow(rule, row));
+          const rows = (await deps.repo.accountRows(trx, rule, principal.accountId)).map((row) =>
+            exportRow(rule, row),
+          );
           if (rule.kind === 'account' && rule.names)
             named.push({ rule: rule.section, rows, columns: rule.names });
           setPath(out, rule.section, SINGLE.has(rule.section) ? (rows[0] ?? null) : rows);
@@ -128,23 +124,15 @@ export function createGdprService(deps: {
       await deps.cancelSubscription(principal.accountId);
       const removed: Record<string, number> = {};
       await deps.db.transaction().execute(async (trx) => {
-        // Locks the account row before anything is deleted, so that a usage batch being written
-        // meanwhile (here or on another instance) either finishes first and is deleted with the
-        // rest, or waits and finds no account to count for.
-        await trx
-          .selectFrom('accounts')
-          .select('id')
-          .where('id', '=', principal.accountId)
-          .$if(deps.dialect === 'postgres', (q) => q.forUpdate())
-          .execute();
-        const t = trx as unknown as AnyDb;
+        await deps.repo.lockAccount(trx, principal.accountId);
         for (const rule of tables) {
           if (rule.kind !== 'account') continue;
-          const result = await t
-            .deleteFrom(rule.table)
-            .where(rule.column, '=', principal.accountId)
-            .executeTakeFirst();
-          removed[rule.table] = Number(result.numDeletedRows);
+          removed[rule.table] = await deps.repo.deleteAccountRows(
+            trx,
+            rule.table,
+            rule.column,
+            principal.accountId,
+          );
         }
         await deps.audit.appendIn(trx, [
           {

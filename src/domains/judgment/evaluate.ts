@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { Static } from 'typebox';
 import { Errors } from '../../errors.ts';
-import { expectedStateHash } from '../../http/preconditions.ts';
-import { sha256Hex } from '../../lib/sha256.ts';
+import { sha256 } from '../../lib/sha256.ts';
+import { expectedStateHash } from '../../lib/state-precondition.ts';
 import { timeOrderedId } from '../../lib/time-ordered-id.ts';
 import type { AuditEvent } from '../audit/index.ts';
 import type { PoliciesService } from '../policies/index.ts';
@@ -129,19 +128,18 @@ export function createEvaluate(deps: {
     // past the account's threshold within its window, the loop gate blocks them.
     if (judgment.decision !== 'ALLOWED') {
       // Its own namespace: refusals of /v1/evaluate do not count towards a judgment loop.
-      const fingerprint = createHash('sha256')
-        .update(
-          canonicalize({
-            t: body.action_type,
-            x: body.actor,
-            r: body.actor_role,
-            s: body.impact_scope,
-            p: payload,
-            // The same call in another workspace is another call.
-            ...(context !== undefined ? { c: context } : {}),
-          }) ?? '',
-        )
-        .digest('base64url');
+      const fingerprint = sha256(
+        canonicalize({
+          t: body.action_type,
+          x: body.actor,
+          r: body.actor_role,
+          s: body.impact_scope,
+          p: payload,
+          // The same call in another workspace is another call.
+          ...(context !== undefined ? { c: context } : {}),
+        }) ?? '',
+        'base64url',
+      );
       const count = await deps.loops.hit(
         `${accountId}:judgment:${fingerprint}`,
         settings.loop.window_seconds * 1000,
@@ -173,7 +171,7 @@ export function createEvaluate(deps: {
       reason: judgment.reason,
       gates: JSON.stringify(judgment.gates),
       policy_version: current.version,
-      payload_sha256: sha256Hex(payloadJson),
+      payload_sha256: sha256(payloadJson),
       // A human has to read what they approve; other payloads are not kept.
       payload: escalated ? payloadJson : null,
       created_at: createdAt,

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Uuid } from '../../http/common-schemas.ts';
-import { ExpectedStateHash } from '../../http/preconditions.ts';
+import { ExpectedStateHash } from '../../lib/state-precondition.ts';
 import { AgentContextSchema } from '../verdict/index.ts';
 import { GATE_NAMES, type GateName } from './gates.ts';
 

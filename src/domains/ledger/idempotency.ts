@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { Errors } from '../../errors.ts';
+import { sha256 } from '../../lib/sha256.ts';
 import type { LedgerRepo } from './repo.ts';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -28,9 +28,7 @@ export async function once<T>(
   if (key === undefined) return { body: await run(undefined), replayed: false };
   if (!KEY_PATTERN.test(key))
     throw Errors.validation('Idempotency-Key must be 1 to 255 visible ASCII characters');
-  const requestHash = createHash('sha256')
-    .update(`${request.route}\n${canonicalize(request.body) ?? ''}`)
-    .digest('hex');
+  const requestHash = sha256(`${request.route}\n${canonicalize(request.body) ?? ''}`);
 
   const replay = async (): Promise<Outcome<T> | undefined> => {
     const seen = await repo.idempotent(accountId, key);

@@ -385,6 +385,32 @@ export function createLedgerRepo(db: Kysely<Database>) {
         .execute();
     },
 
+    /** Empties the stored vectors of every account (a re-index writes them all again). */
+    async clearVectors(): Promise<void> {
+      await db.deleteFrom('claim_vectors').execute();
+    },
+
+    /** The account's scrubbing settings row, if it changed the defaults. */
+    piiSettings(accountId: string) {
+      return db
+        .selectFrom('ledger_settings')
+        .select(['phone_region', 'names', 'updated_at'])
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
+    },
+
+    async savePiiSettings(
+      trx: Transaction<Database>,
+      row: { account_id: string; phone_region: string; names: string; updated_at: string },
+    ): Promise<void> {
+      const { account_id: _id, ...changes } = row;
+      await trx
+        .insertInto('ledger_settings')
+        .values(row)
+        .onConflict((oc) => oc.column('account_id').doUpdateSet(changes))
+        .execute();
+    },
+
     async idempotent(accountId: string, key: string) {
       return db
         .selectFrom('idempotency_keys')

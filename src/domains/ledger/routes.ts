@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { principalOf } from '../../http/auth.ts';
 import { errorResponses } from '../../http/common-schemas.ts';
-import { expectedStateHash } from '../../http/preconditions.ts';
+import { expectedStateHash } from '../../lib/state-precondition.ts';
 import { once } from './idempotency.ts';
 import { PiiSettingsBody, PiiSettingsResponse, type PiiSettingsStore } from './pii/settings.ts';
 import type { LedgerRepo } from './repo.ts';
@@ -32,7 +32,7 @@ import type { LedgerService, StoreInput, StoreResult } from './service.ts';
 const DEFAULT_TOP_K = 5;
 const writeErrors = { ...errorResponses, 409: Type.Ref('ErrorBody'), 412: Type.Ref('ErrorBody') };
 
-/** The write's precondition: `expected_state_hash` in the body, or `If-Match` (see `http/preconditions.ts`). */
+/** The write's precondition: `expected_state_hash` in the body, or `If-Match` (see `lib/state-precondition.ts`). */
 function expectedState(request: FastifyRequest, fromBody: string | undefined): string | undefined {
   return expectedStateHash({
     fields: [['expected_state_hash', fromBody]],

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { ExpectedStateHash } from '../../http/preconditions.ts';
+import { ExpectedStateHash } from '../../lib/state-precondition.ts';
 
 const Confidence = Type.Number({ minimum: 0, maximum: 1, description: 'How sure the source is, in [0, 1]' });
 const ClaimText = Type.String({ minLength: 1, maxLength: 10_000, description: 'The statement' });

@@ -124,7 +124,7 @@ export async function createLedger(deps: {
     { embedder: embedder.id, dimension: embedder.dimension, vectors: vectors.kind },
     'claim ledger ready',
   );
-  const piiSettings = createPiiSettings(deps.db.kysely, deps.audit);
+  const piiSettings = createPiiSettings(repo, deps.audit);
   const service = createLedgerService({
     repo,
     vectors,
@@ -159,7 +159,7 @@ export async function createLedger(deps: {
     async reindex(onProgress?: (done: number) => void): Promise<number> {
       await vectors.reset();
       await vectors.init(embedder.dimension);
-      await deps.db.kysely.deleteFrom('claim_vectors').execute();
+      await repo.clearVectors();
       let after = 0;
       let done = 0;
       for (;;) {

@@ -1,7 +1,4 @@
-/** Calendar periods in UTC, as the text keys the usage tables use. */
-export function monthOf(at: Date): string {
-  return at.toISOString().slice(0, 7);
-}
+/** Calendar days in UTC, as the text keys the usage tables use (months: `lib/utc-month.ts`). */
 
 export function dayOf(at: Date): string {
   return at.toISOString().slice(0, 10);

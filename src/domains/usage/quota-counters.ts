@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { logThrottle } from '../../lib/log-throttle.ts';
+import { monthOf, startOfMonthKey } from '../../lib/utc-month.ts';
 import type { UsageMeter } from './meter.ts';
 import { LocalQuotaCounter, type QuotaCounter } from './quota.ts';
 import type { UsageRepo } from './repo.ts';
@@ -64,8 +65,7 @@ class UsageReadError extends Error {
 const RETRY_MS = 1000;
 
 function previousMonth(month: string): string {
-  const [year, mon] = month.split('-').map(Number);
-  return new Date(Date.UTC(year ?? 1970, (mon ?? 1) - 2, 1)).toISOString().slice(0, 7);
+  return monthOf(startOfMonthKey(month, -1));
 }
 
 /**
@@ -140,7 +140,7 @@ export class SharedQuotaCounter implements QuotaCounter {
     this.fallback?.forgetAccount(accountId);
     for (const key of this.reconciled.keys())
       if (key.startsWith(accountId + SEP)) this.reconciled.delete(key);
-    const month = new Date(this.now()).toISOString().slice(0, 7);
+    const month = monthOf(new Date(this.now()));
     try {
       await this.deps.store.forget(accountId, [month, previousMonth(month)]);
     } catch (err) {

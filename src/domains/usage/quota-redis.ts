@@ -1,6 +1,7 @@
 import { Redis, type Result } from 'ioredis';
 import type { Logger } from 'pino';
 import { connectOrCarryOn, logRedisErrors } from '../../lib/redis-errors.ts';
+import { startOfMonthKey } from '../../lib/utc-month.ts';
 import type { SharedQuotaStore } from './quota-counters.ts';
 
 /**
@@ -57,8 +58,7 @@ const COMMAND_TIMEOUT_MS = 1000;
 
 /** A day past the end of the counter's month, so instances whose clocks differ a little agree. */
 function lifetimeSeconds(month: string, nowMs: number): number {
-  const [year, mon] = month.split('-').map(Number);
-  const end = Date.UTC(year ?? 1970, mon ?? 1, 1);
+  const end = startOfMonthKey(month, 1).getTime();
   return Math.max(1, Math.ceil((end - nowMs) / 1000)) + 86_400;
 }
 

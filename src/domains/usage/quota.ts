@@ -1,3 +1,4 @@
+import { nextMonthStart } from '../../lib/utc-month.ts';
 import type { UsageMeter } from './meter.ts';
 import { dayOfMs } from './periods.ts';
 import type { UsageRepo } from './repo.ts';
@@ -12,8 +13,7 @@ export interface QuotaDecision {
 
 /** Seconds from `ms` to the first instant of the next UTC month. */
 export function secondsToNextMonth(ms: number): number {
-  const d = new Date(ms);
-  const next = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+  const next = nextMonthStart(new Date(ms)).getTime();
   return Math.max(1, Math.ceil((next - ms) / 1000));
 }
 

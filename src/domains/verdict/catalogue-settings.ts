@@ -23,12 +23,7 @@ import {
   NO_ACCOUNT_RULES,
   normalizeProtected,
 } from './policy.ts';
-import {
-  type CatalogueRulesRow,
-  createVerdictRepo,
-  type VerdictRepo,
-  type VerdictSettingsRow,
-} from './repo.ts';
+import type { CatalogueRulesRow, VerdictRepo, VerdictSettingsRow } from './repo.ts';
 import type { AccountRulesSchema, CatalogueSchema } from './schemas.ts';
 
 interface Caller {
@@ -53,7 +48,7 @@ const MAX_REMEMBERED_RULE_LISTS = 10_000;
  */
 export function createCatalogueSettings(deps: {
   db: Kysely<Database>;
-  repo: Pick<VerdictRepo, 'findRules'>;
+  repo: Pick<VerdictRepo, 'findRules' | 'replaceRules'>;
   audit: Pick<AuditRepo, 'appendIn'>;
   log: Pick<Logger, 'warn'>;
   policyFor(accountId: string): AccountPolicy | Promise<AccountPolicy>;
@@ -128,11 +123,7 @@ export function createCatalogueSettings(deps: {
       const digest = digestOf(input);
       const at = deps.now().toISOString();
       const row = await deps.db.transaction().execute(async (trx) => {
-        const saved = await createVerdictRepo(trx).replaceRules(
-          caller.accountId,
-          { rules: text, digest },
-          at,
-        );
+        const saved = await deps.repo.replaceRules(trx, caller.accountId, { rules: text, digest }, at);
         await deps.audit.appendIn(trx, [
           {
             accountId: caller.accountId,

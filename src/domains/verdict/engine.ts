@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 import canonicalize from 'canonicalize';
-import { sha256Hex } from '../../lib/sha256.ts';
+import { sha256 } from '../../lib/sha256.ts';
 import { type Reading, reduceBuiltIn } from './actions.ts';
 import { type AgentContext, canonicalContext, pathContextOf } from './agent-context.ts';
 import { DEFAULT_EGRESS_SETTINGS, type EgressSettings } from './analyzers/egress.ts';
@@ -163,7 +163,7 @@ export function verdictHash(
   const fields: Record<string, unknown> = { action, payload, code, policy_version: policyVersion };
   if (context !== undefined && canonicalContext(context) !== undefined) fields['context'] = context;
   const canonical = canonicalize(fields) ?? 'null';
-  return sha256Hex(canonical);
+  return sha256(canonical);
 }
 
 /**
@@ -180,7 +180,7 @@ export function verdictHashOfCanonical(
   canonicalContextJson?: string,
 ): string {
   const context = canonicalContextJson === undefined ? '' : `"context":${canonicalContextJson},`;
-  return sha256Hex(
+  return sha256(
     `{"action":${JSON.stringify(action)},"code":${JSON.stringify(code)},${context}"payload":${canonicalPayload},"policy_version":${JSON.stringify(policyVersion)}}`,
   );
 }

@@ -1,7 +1,7 @@
-import { hash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { connectOrCarryOn } from '../../lib/redis-errors.ts';
+import { sha256 } from '../../lib/sha256.ts';
 
 /**
  * Counts identical failing calls. `hit` records one more failure of `fingerprint` and returns how
@@ -15,8 +15,7 @@ export interface LoopStore {
 
 /** DESIGN "Loop detection": account + action + canonical payload (already canonical JSON). */
 export function loopFingerprint(accountId: string, action: string, canonicalPayload: string): string {
-  // One-shot: a third of the cost of createHash(…).update(…).digest() on every failing verdict.
-  return `${accountId}:${hash('sha256', `${JSON.stringify(action)}\n${canonicalPayload}`, 'base64url')}`;
+  return `${accountId}:${sha256(`${JSON.stringify(action)}\n${canonicalPayload}`, 'base64url')}`;
 }
 
 /** One instance: a bounded map of counters. */

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { domainToASCII } from 'node:url';
 import type { ValidateFunction } from 'ajv';
 import canonicalize from 'canonicalize';
 import ipaddr from 'ipaddr.js';
 import { getPublicSuffix } from 'tldts';
+import { sha256 } from '../../lib/sha256.ts';
 import { type ContextSettings, isEmptyContext } from './agent-context.ts';
 import { DEFAULT_EGRESS_SETTINGS, type EgressSettings } from './analyzers/egress.ts';
 import {
@@ -73,10 +73,7 @@ export interface AccountPolicy {
 }
 
 export function digestOf(value: unknown): string {
-  return createHash('sha256')
-    .update(canonicalize(value) ?? 'null')
-    .digest('hex')
-    .slice(0, 16);
+  return sha256(canonicalize(value) ?? 'null').slice(0, 16);
 }
 
 export interface PolicyParts {

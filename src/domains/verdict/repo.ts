@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type {
   Database,
   VerdictActionsTable,
@@ -10,7 +10,10 @@ export type VerdictSettingsRow = VerdictSettingsTable;
 export type CustomActionRow = VerdictActionsTable;
 export type CatalogueRulesRow = VerdictCatalogueRulesTable;
 
-/** The only place that reads and writes verdict settings, custom actions and catalogue rules. */
+/**
+ * The only place that reads and writes verdict settings, custom actions and catalogue rules.
+ * Reads run on `db`; writes take the transaction their service opened (with its audit entry).
+ */
 export function createVerdictRepo(db: Kysely<Database>) {
   return {
     async findSettings(accountId: string): Promise<VerdictSettingsRow | undefined> {
@@ -42,11 +45,12 @@ export function createVerdictRepo(db: Kysely<Database>) {
 
     /** Replaces the account's rules; the version counter grows by one (from 1 on the first write). */
     async replaceRules(
+      trx: Transaction<Database>,
       accountId: string,
       rules: { rules: string; digest: string },
       at: string,
     ): Promise<CatalogueRulesRow> {
-      return db
+      return trx
         .insertInto('verdict_catalogue_rules')
         .values({ account_id: accountId, ...rules, version: 1, created_at: at, updated_at: at })
         .onConflict((oc) =>
@@ -64,10 +68,11 @@ export function createVerdictRepo(db: Kysely<Database>) {
 
     /** Inserts `row`, or on an existing row updates only the `changes` columns (so concurrent writers of other settings keep theirs). */
     async upsertSettings(
+      trx: Transaction<Database>,
       row: VerdictSettingsRow,
       changes: Partial<Omit<VerdictSettingsRow, 'account_id'>>,
     ): Promise<void> {
-      await db
+      await trx
         .insertInto('verdict_settings')
         .values(row)
         .onConflict((oc) => oc.column('account_id').doUpdateSet(changes))
@@ -83,8 +88,13 @@ export function createVerdictRepo(db: Kysely<Database>) {
         .execute();
     },
 
-    findAction(accountId: string, name: string): Promise<CustomActionRow | undefined> {
-      return db
+    /** Pass `trx` when inside a transaction: SQLite has one connection, and it is the transaction's. */
+    findAction(
+      accountId: string,
+      name: string,
+      trx?: Transaction<Database>,
+    ): Promise<CustomActionRow | undefined> {
+      return (trx ?? db)
         .selectFrom('verdict_actions')
         .selectAll()
         .where('account_id', '=', accountId)
@@ -92,8 +102,8 @@ export function createVerdictRepo(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
-    async countActions(accountId: string): Promise<number> {
-      const row = await db
+    async countActions(trx: Transaction<Database>, accountId: string): Promise<number> {
+      const row = await trx
         .selectFrom('verdict_actions')
         .select((eb) => eb.fn.countAll<number | string>().as('n'))
         .where('account_id', '=', accountId)
@@ -101,8 +111,8 @@ export function createVerdictRepo(db: Kysely<Database>) {
       return Number(row.n);
     },
 
-    async saveAction(row: CustomActionRow): Promise<void> {
-      await db
+    async saveAction(trx: Transaction<Database>, row: CustomActionRow): Promise<void> {
+      await trx
         .insertInto('verdict_actions')
         .values(row)
         .onConflict((oc) =>
@@ -111,8 +121,8 @@ export function createVerdictRepo(db: Kysely<Database>) {
         .execute();
     },
 
-    async deleteAction(accountId: string, name: string): Promise<boolean> {
-      const result = await db
+    async deleteAction(trx: Transaction<Database>, accountId: string, name: string): Promise<boolean> {
+      const result = await trx
         .deleteFrom('verdict_actions')
         .where('account_id', '=', accountId)
         .where('name', '=', name)

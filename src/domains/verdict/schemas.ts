@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { ExpectedStateHash } from '../../http/preconditions.ts';
+import { ExpectedStateHash } from '../../lib/state-precondition.ts';
 import { AGENT_OS, CONTEXT_LIMITS } from './agent-context.ts';
 import { BUILT_IN_ACTIONS } from './catalog.ts';
 import { EFFECT_KINDS, type EffectKind } from './effects.ts';

@@ -3,51 +3,24 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Static } from 'typebox';
 import type { Database } from '../../db/schema.ts';
-import { Errors } from '../../errors.ts';
-import { readPrecondition } from '../../http/preconditions.ts';
 import type { AuditEvent, AuditRepo } from '../audit/index.ts';
-import {
-  type AgentContext,
-  type ContextSettings,
-  canonicalContext,
-  isEmptyContext,
-  NO_CONTEXT_SETTINGS,
-  readAgentContext,
-  readContextSettings,
-} from './agent-context.ts';
-import { DEFAULT_EGRESS_SETTINGS, type EgressSettings } from './analyzers/egress.ts';
-import { BUILT_IN_ACTIONS, BUILT_IN_SCHEMAS, compileActionSchema, isBuiltInAction } from './catalog.ts';
-import { EMPTY_PROTECTED_RESOURCES } from './catalogue/index.ts';
+import { loadAccountPolicy } from './account-policy.ts';
+import { canonicalContext, isEmptyContext } from './agent-context.ts';
+import { isBuiltInAction } from './catalog.ts';
 import { createCatalogueSettings } from './catalogue-settings.ts';
 import { type Finding, topFinding, type VerdictCode } from './codes.ts';
 import type { Effect } from './effects.ts';
 import { evaluateAction, verdictHashOfCanonical } from './engine.ts';
-import { DEFAULT_EXECUTION_SETTINGS, type ExecutionSettings } from './execution.ts';
 import { type LoopStore, loopFingerprint } from './loop-detector.ts';
-import {
-  type AccountPolicy,
-  type CustomAction,
-  DEFAULT_LOOP_SETTINGS,
-  DEFAULT_POLICY_VERSION,
-  digestOf,
-  guardActionSchema,
-  type LoopSettings,
-  MAX_CUSTOM_ACTIONS,
-  MAX_DOMAINS,
-  NO_ACCOUNT_RULES,
-  normalizeDomain,
-  parseProtected,
-  policyVersion,
-} from './policy.ts';
+import type { AccountPolicy } from './policy.ts';
 import type { PolicyChangeBus } from './policy-bus.ts';
 import { PolicyCache } from './policy-cache.ts';
-import {
-  type CustomActionRow,
-  createVerdictRepo,
-  type VerdictRepo,
-  type VerdictSettingsRow,
-} from './repo.ts';
-import type { ActionSchema, VerdictSchema } from './schemas.ts';
+import type { VerdictRepo } from './repo.ts';
+import type { VerdictSchema } from './schemas.ts';
+import { type Caller, type Envelope, hasCanonicalForm, readEnvelope } from './verdict-envelope.ts';
+import { createVerdictSettings } from './verdict-settings.ts';
+
+export type { ActionView } from './verdict-settings.ts';
 
 /** The claim ledger's current state hash per account (DESIGN "State hash"). */
 export interface LedgerStatePort {
@@ -76,83 +49,6 @@ export interface VerdictResult {
   verdict: VerdictBody;
 }
 
-export type ActionView = Static<typeof ActionSchema>;
-
-interface Caller {
-  accountId: string;
-  keyId: string;
-}
-
-const ENVELOPE_FIELDS = new Set(['action', 'payload', 'expected_state_hash', 'context']);
-
-type Envelope =
-  | {
-      ok: true;
-      action: string;
-      payload: Record<string, unknown>;
-      expected: string | undefined;
-      /** Where the agent works, when the request says; a context that says nothing is none. */
-      context: AgentContext | undefined;
-    }
-  | { ok: false; action: string; payload: unknown; message: string };
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function mismatch(action: string, body: unknown, message: string): Envelope {
-  return { ok: false, action, payload: body ?? null, message };
-}
-
-/**
- * The request as the verdict engine needs it. A JSON body that is not `{action, payload}` is not
- * an HTTP error but a verdict: SCHEMA_MISMATCH, like any other payload that misses its schema.
- */
-function readEnvelope(body: unknown, ifMatch: string | string[] | undefined): Envelope {
-  const action = isPlainObject(body) && typeof body['action'] === 'string' ? body['action'] : '';
-  if (!isPlainObject(body))
-    return mismatch(action, body, 'the request body must be a JSON object {action, payload}');
-  for (const key of Object.keys(body)) {
-    if (!ENVELOPE_FIELDS.has(key))
-      return mismatch(action, body, `unknown top-level field "${key.slice(0, 40)}"`);
-  }
-  if (typeof body['action'] !== 'string') return mismatch(action, body, 'action must be a string');
-  const payload = body['payload'];
-  if (!isPlainObject(payload)) return mismatch(action, body, 'payload must be a JSON object');
-  const precondition = readPrecondition({
-    fields: [['expected_state_hash', body['expected_state_hash']]],
-    ifMatch,
-  });
-  if (!precondition.ok) return mismatch(action, body, precondition.message);
-  let context: AgentContext | undefined;
-  if (body['context'] !== undefined) {
-    const checked = readAgentContext(body['context']);
-    if (!checked.ok) return mismatch(action, body, checked.message);
-    if (!isEmptyContext(checked.value)) context = checked.value;
-  }
-  return { ok: true, action: body['action'], payload, expected: precondition.expected, context };
-}
-
-/** The stored context settings; a row written by a newer schema that no longer reads is none. */
-function parseContextSettings(json: string): ContextSettings | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch {
-    return undefined;
-  }
-  const checked = readContextSettings(value);
-  return checked.ok ? checked.value : undefined;
-}
-
-function hasCanonicalForm(value: unknown): boolean {
-  try {
-    return canonicalize(value ?? null) !== undefined;
-  } catch {
-    return false;
-  }
-}
-
 /** Locations that only repeat what the message says are left out. */
 const VAGUE_LOCATIONS = new Set(['action', 'request', 'payload']);
 
@@ -166,11 +62,6 @@ function statusOf(code: VerdictCode | undefined): 200 | 409 | 412 {
   if (code === 'CONFLICT_DETECTED') return 409;
   if (code === 'STATE_DRIFT') return 412;
   return 200;
-}
-
-function parseList(json: string): string[] {
-  const value = JSON.parse(json) as unknown;
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
 export interface VerdictServiceDeps {
@@ -193,69 +84,29 @@ export interface VerdictServiceDeps {
 export function createVerdictService(deps: VerdictServiceDeps) {
   const now = deps.now ?? (() => new Date());
 
-  async function loadPolicy(accountId: string): Promise<AccountPolicy> {
-    const [settings, rows, ruleRow] = await Promise.all([
-      deps.repo.findSettings(accountId),
-      deps.repo.listActions(accountId),
-      deps.repo.findRules(accountId),
-    ]);
-    const egress: EgressSettings = settings
-      ? {
-          mode: settings.egress_mode === 'allowlist' ? 'allowlist' : 'denylist',
-          trusted_domains: parseList(settings.trusted_domains),
-          blocked_domains: parseList(settings.blocked_domains),
-        }
-      : DEFAULT_EGRESS_SETTINGS;
-    const loop: LoopSettings = settings
-      ? { threshold: settings.loop_threshold, window_seconds: Math.round(settings.loop_window_ms / 1000) }
-      : DEFAULT_LOOP_SETTINGS;
-    const actions = new Map<string, CustomAction>();
-    for (const row of rows) {
-      const action = toCustomAction(row);
-      if (action) actions.set(row.name, action);
-      else
-        deps.log.warn(
-          { account: accountId, action: row.name },
-          'stored custom action schema no longer compiles',
-        );
-    }
-    const protectedResources = settings
-      ? parseProtected(settings.protected_resources)
-      : EMPTY_PROTECTED_RESOURCES;
-    const execution: ExecutionSettings = settings
-      ? {
-          allow_opaque: settings.allow_opaque === 1,
-          unrecognised: settings.unrecognised === 'refuse' ? 'refuse' : 'allow',
-        }
-      : DEFAULT_EXECUTION_SETTINGS;
-    const rules = ruleRow ? storedRules(accountId, ruleRow) : NO_ACCOUNT_RULES;
-    let context = NO_CONTEXT_SETTINGS;
-    if (settings && settings.context !== '{}') {
-      const stored = parseContextSettings(settings.context);
-      if (stored) context = stored;
-      else deps.log.warn({ account: accountId }, 'stored context settings no longer read; using none');
-    }
-    return {
-      // The named local origins ride with the egress settings, which http.request is judged by.
-      egress: context.local_origins.length > 0 ? { ...egress, local_origins: context.local_origins } : egress,
-      context,
-      loop,
-      actions,
-      catalogue: { protected: protectedResources, accountRules: rules.rules },
-      execution,
-      rules,
-      version:
-        settings || ruleRow
-          ? policyVersion({
-              egress,
-              protected: protectedResources,
-              execution,
-              rulesDigest: rules.rules.length > 0 ? rules.digest : '',
-              context,
-            })
-          : DEFAULT_POLICY_VERSION,
-    };
+  const policies = new PolicyCache(
+    (accountId: string) => loadAccountPolicy({ repo: deps.repo, log: deps.log, storedRules }, accountId),
+    deps.policyMaxAgeMs ?? 1000,
+    undefined,
+    undefined,
+    (err) => deps.log.warn({ err }, 'background reload of an account policy failed'),
+  );
+  deps.changes?.listen(policies);
+
+  /** In force here at once, and on every other instance by the time it resolves. */
+  async function changed(accountId: string): Promise<void> {
+    policies.invalidate(accountId);
+    await deps.changes?.announce(accountId);
   }
+
+  const { saveSettings, ...settings } = createVerdictSettings({
+    db: deps.db,
+    repo: deps.repo,
+    audit: deps.audit,
+    policyFor: (accountId) => policies.get(accountId),
+    changed,
+    now,
+  });
 
   const { storedRules, ...catalogueSettings } = createCatalogueSettings({
     db: deps.db,
@@ -267,31 +118,6 @@ export function createVerdictService(deps: VerdictServiceDeps) {
     changed,
     now,
   });
-
-  const policies = new PolicyCache(loadPolicy, deps.policyMaxAgeMs ?? 1000, undefined, undefined, (err) =>
-    deps.log.warn({ err }, 'background reload of an account policy failed'),
-  );
-  deps.changes?.listen(policies);
-
-  /** In force here at once, and on every other instance by the time it resolves. */
-  async function changed(accountId: string): Promise<void> {
-    policies.invalidate(accountId);
-    await deps.changes?.announce(accountId);
-  }
-
-  function toCustomAction(row: CustomActionRow): CustomAction | undefined {
-    const schema = JSON.parse(row.schema) as Record<string, unknown>;
-    const compiled = compileActionSchema(schema);
-    if (!compiled.ok) return undefined;
-    return {
-      name: row.name,
-      schema,
-      validate: compiled.validate,
-      digest: digestOf(schema),
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-    };
-  }
 
   async function judge(
     caller: Caller,
@@ -480,221 +306,11 @@ export function createVerdictService(deps: VerdictServiceDeps) {
       );
     },
 
-    // ------------------------------------------------------------------ settings
-
-    async getEgress(accountId: string): Promise<EgressSettings> {
-      return (await policies.get(accountId)).egress;
-    },
-
-    async putEgress(
-      caller: Caller,
-      input: { mode: 'denylist' | 'allowlist'; trusted_domains?: string[]; blocked_domains?: string[] },
-    ): Promise<EgressSettings> {
-      const clean = (list: string[] | undefined, field: 'trusted_domains' | 'blocked_domains') => {
-        const out = new Set<string>();
-        for (const [index, value] of (list ?? []).entries()) {
-          const checked = normalizeDomain(value, field === 'trusted_domains' ? 'trusted' : 'blocked');
-          if (!checked.ok) {
-            throw Errors.validation(`${field}[${index}] "${value.slice(0, 100)}" ${checked.reason}`, {
-              field,
-              index,
-            });
-          }
-          out.add(checked.domain);
-        }
-        if (out.size > MAX_DOMAINS)
-          throw Errors.validation(`${field} holds more than ${MAX_DOMAINS} domains`);
-        return [...out].sort();
-      };
-      const egress: EgressSettings = {
-        mode: input.mode,
-        trusted_domains: clean(input.trusted_domains, 'trusted_domains'),
-        blocked_domains: clean(input.blocked_domains, 'blocked_domains'),
-      };
-      await saveSettings(
-        caller,
-        'settings.egress.updated',
-        {
-          egress_mode: egress.mode,
-          trusted_domains: JSON.stringify(egress.trusted_domains),
-          blocked_domains: JSON.stringify(egress.blocked_domains),
-        },
-        { mode: egress.mode, trusted: egress.trusted_domains.length, blocked: egress.blocked_domains.length },
-      );
-      return egress;
-    },
-
-    async getContext(accountId: string): Promise<ContextSettings> {
-      return (await policies.get(accountId)).context;
-    },
-
-    /** Replaces the account's default context and named local origins (omitted fields are unset). */
-    async putContext(caller: Caller, input: unknown): Promise<ContextSettings> {
-      const checked = readContextSettings(input);
-      if (!checked.ok) throw Errors.validation(checked.message, { field: checked.field });
-      const context = checked.value;
-      await saveSettings(
-        caller,
-        'settings.context.updated',
-        { context: JSON.stringify(context) },
-        {
-          workspaces: context.workspace?.length ?? 0,
-          user: context.user !== undefined,
-          home: context.home !== undefined,
-          os: context.os ?? null,
-          local_origins: context.local_origins.length,
-        },
-      );
-      return context;
-    },
-
-    async getLoop(accountId: string): Promise<LoopSettings> {
-      return (await policies.get(accountId)).loop;
-    },
-
-    async putLoop(caller: Caller, loop: LoopSettings): Promise<LoopSettings> {
-      await saveSettings(
-        caller,
-        'settings.loop.updated',
-        { loop_threshold: loop.threshold, loop_window_ms: loop.window_seconds * 1000 },
-        { ...loop },
-      );
-      return { threshold: loop.threshold, window_seconds: loop.window_seconds };
-    },
-
-    // ------------------------------------------------------------------ custom actions
-
-    async listActions(accountId: string): Promise<ActionView[]> {
-      const builtIns: ActionView[] = BUILT_IN_ACTIONS.map((name) => ({
-        name,
-        builtin: true,
-        schema: BUILT_IN_SCHEMAS[name] as Record<string, unknown>,
-      }));
-      const custom = (await deps.repo.listActions(accountId)).map(rowView);
-      return [...builtIns, ...custom];
-    },
-
-    async getAction(accountId: string, name: string): Promise<ActionView> {
-      if (isBuiltInAction(name)) {
-        return { name, builtin: true, schema: BUILT_IN_SCHEMAS[name] as Record<string, unknown> };
-      }
-      const row = await deps.repo.findAction(accountId, name);
-      if (!row) throw Errors.notFound(`Action ${name}`);
-      return rowView(row);
-    },
-
-    /** Registers or replaces a custom action; `created` tells which. */
-    async putAction(
-      caller: Caller,
-      name: string,
-      schema: Record<string, unknown>,
-    ): Promise<{ action: ActionView; created: boolean }> {
-      refuseBuiltIn(name);
-      const why = guardActionSchema(schema);
-      if (why) throw Errors.validation(`The action schema is refused: ${why}`);
-      const compiled = compileActionSchema(schema);
-      if (!compiled.ok) throw Errors.validation(`The action schema is refused: ${compiled.error}`);
-      const at = now().toISOString();
-      const created = await deps.db.transaction().execute(async (trx) => {
-        const repo = createVerdictRepo(trx);
-        const existing = await repo.findAction(caller.accountId, name);
-        if (!existing && (await repo.countActions(caller.accountId)) >= MAX_CUSTOM_ACTIONS) {
-          throw Errors.conflict(`An account can register at most ${MAX_CUSTOM_ACTIONS} custom actions`);
-        }
-        await repo.saveAction({
-          account_id: caller.accountId,
-          name,
-          schema: JSON.stringify(schema),
-          created_at: existing?.created_at ?? at,
-          updated_at: at,
-        });
-        await deps.audit.appendIn(trx, [
-          {
-            accountId: caller.accountId,
-            actor: caller.keyId,
-            action: existing ? 'verdict_action.updated' : 'verdict_action.created',
-            target: name,
-            details: { schema_digest: digestOf(schema) },
-            at,
-          },
-        ]);
-        return existing === undefined;
-      });
-      await changed(caller.accountId);
-      const row = await deps.repo.findAction(caller.accountId, name);
-      return { action: rowView(row!), created };
-    },
-
-    async deleteAction(caller: Caller, name: string): Promise<void> {
-      refuseBuiltIn(name);
-      const at = now().toISOString();
-      await deps.db.transaction().execute(async (trx) => {
-        if (!(await createVerdictRepo(trx).deleteAction(caller.accountId, name))) {
-          throw Errors.notFound(`Action ${name}`);
-        }
-        await deps.audit.appendIn(trx, [
-          {
-            accountId: caller.accountId,
-            actor: caller.keyId,
-            action: 'verdict_action.deleted',
-            target: name,
-            at,
-          },
-        ]);
-      });
-      await changed(caller.accountId);
-    },
+    // Egress, context and loop settings and custom actions (verdict-settings.ts).
+    ...settings,
 
     // Catalogue rules, protected resources and execution settings (catalogue-settings.ts).
     ...catalogueSettings,
-  };
-
-  async function saveSettings(
-    caller: Caller,
-    auditAction: string,
-    changes: Partial<Omit<VerdictSettingsRow, 'account_id' | 'updated_at'>>,
-    details: Record<string, unknown>,
-  ): Promise<void> {
-    const at = now().toISOString();
-    const defaults: VerdictSettingsRow = {
-      account_id: caller.accountId,
-      egress_mode: DEFAULT_EGRESS_SETTINGS.mode,
-      trusted_domains: '[]',
-      blocked_domains: '[]',
-      loop_threshold: DEFAULT_LOOP_SETTINGS.threshold,
-      loop_window_ms: DEFAULT_LOOP_SETTINGS.window_seconds * 1000,
-      protected_resources: JSON.stringify(EMPTY_PROTECTED_RESOURCES),
-      allow_opaque: DEFAULT_EXECUTION_SETTINGS.allow_opaque ? 1 : 0,
-      unrecognised: DEFAULT_EXECUTION_SETTINGS.unrecognised,
-      context: '{}',
-      updated_at: at,
-    };
-    await deps.db.transaction().execute(async (trx) => {
-      await createVerdictRepo(trx).upsertSettings(
-        { ...defaults, ...changes },
-        { ...changes, updated_at: at },
-      );
-      await deps.audit.appendIn(trx, [
-        { accountId: caller.accountId, actor: caller.keyId, action: auditAction, details, at },
-      ]);
-    });
-    await changed(caller.accountId);
-  }
-}
-
-function refuseBuiltIn(name: string): void {
-  if (isBuiltInAction(name)) {
-    throw Errors.conflict(`${name} is a built-in action; it cannot be replaced or removed`);
-  }
-}
-
-function rowView(row: CustomActionRow): ActionView {
-  return {
-    name: row.name,
-    builtin: false,
-    schema: JSON.parse(row.schema) as Record<string, unknown>,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
   };
 }
 

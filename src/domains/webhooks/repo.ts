@@ -1,14 +1,18 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { DialectName } from '../../db/database.ts';
 import type { Database, WebhookDeliveriesTable, WebhookEndpointsTable } from '../../db/schema.ts';
 
 export type EndpointRow = WebhookEndpointsTable;
 export type DeliveryRow = WebhookDeliveriesTable;
 
+/**
+ * Reads and the delivery worker's own bookkeeping run on `db`; the changes an account makes
+ * (endpoints, secrets, queued events) take the transaction their service opened with its audit entry.
+ */
 export function createWebhooksRepo(db: Kysely<Database>, dialect: DialectName) {
   return {
-    async insertEndpoint(row: EndpointRow): Promise<void> {
-      await db.insertInto('webhook_endpoints').values(row).execute();
+    async insertEndpoint(trx: Transaction<Database>, row: EndpointRow): Promise<void> {
+      await trx.insertInto('webhook_endpoints').values(row).execute();
     },
     listEndpoints(accountId: string): Promise<EndpointRow[]> {
       return db
@@ -39,18 +43,18 @@ export function createWebhooksRepo(db: Kysely<Database>, dialect: DialectName) {
       return Number(row.n);
     },
     /** The endpoint with its deliveries and their attempts, in one transaction. */
-    async deleteEndpoint(accountId: string, id: string): Promise<void> {
-      await db
+    async deleteEndpoint(trx: Transaction<Database>, accountId: string, id: string): Promise<void> {
+      await trx
         .deleteFrom('webhook_attempts')
         .where('endpoint_id', '=', id)
         .where('account_id', '=', accountId)
         .execute();
-      await db
+      await trx
         .deleteFrom('webhook_deliveries')
         .where('endpoint_id', '=', id)
         .where('account_id', '=', accountId)
         .execute();
-      await db
+      await trx
         .deleteFrom('webhook_endpoints')
         .where('id', '=', id)
         .where('account_id', '=', accountId)
@@ -100,8 +104,13 @@ export function createWebhooksRepo(db: Kysely<Database>, dialect: DialectName) {
         .executeTakeFirst();
     },
     /** Enables a disabled endpoint again, its failure count back at zero. */
-    async enableEndpoint(accountId: string, id: string, at: string): Promise<void> {
-      await db
+    async enableEndpoint(
+      trx: Transaction<Database>,
+      accountId: string,
+      id: string,
+      at: string,
+    ): Promise<void> {
+      await trx
         .updateTable('webhook_endpoints')
         .set({
           status: 'enabled',
@@ -114,8 +123,14 @@ export function createWebhooksRepo(db: Kysely<Database>, dialect: DialectName) {
         .where('id', '=', id)
         .execute();
     },
-    async setSecret(accountId: string, id: string, secret: string, at: string): Promise<void> {
-      await db
+    async setSecret(
+      trx: Transaction<Database>,
+      accountId: string,
+      id: string,
+      secret: string,
+      at: string,
+    ): Promise<void> {
+      await trx
         .updateTable('webhook_endpoints')
         .set({ secret, updated_at: at })
         .where('account_id', '=', accountId)
@@ -141,17 +156,14 @@ export function createWebhooksRepo(db: Kysely<Database>, dialect: DialectName) {
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
-    async insertEvent(row: {
-      id: string;
-      account_id: string;
-      type: string;
-      payload: string;
-      created_at: string;
-    }) {
-      await db.insertInto('webhook_events').values(row).execute();
+    async insertEvent(
+      trx: Transaction<Database>,
+      row: { id: string; account_id: string; type: string; payload: string; created_at: string },
+    ) {
+      await trx.insertInto('webhook_events').values(row).execute();
     },
-    async insertDelivery(row: DeliveryRow): Promise<void> {
-      await db.insertInto('webhook_deliveries').values(row).execute();
+    async insertDelivery(trx: Transaction<Database>, row: DeliveryRow): Promise<void> {
+      await trx.insertInto('webhook_deliveries').values(row).execute();
     },
     findEvent(id: string) {
       return db.selectFrom('webhook_events').selectAll().where('id', '=', id).executeTakeFirst();

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
-import type { DialectName } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { Errors } from '../../errors.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
@@ -9,7 +8,7 @@ import type { AuditRepo } from '../audit/index.ts';
 import { findPlan, type Plan } from '../plans/index.ts';
 import { EVENT_TYPES, isEventType } from './event-types.ts';
 import { newDeliveryId, newMessageId } from './outbox.ts';
-import { createWebhooksRepo, type EndpointRow, type WebhooksRepo } from './repo.ts';
+import type { EndpointRow, WebhooksRepo } from './repo.ts';
 import type { EndpointSchema } from './schemas.ts';
 import { reencryptSecrets, sealSecret } from './signing-secrets.ts';
 import { endpointUrlProblem } from './url-guard.ts';
@@ -70,7 +69,6 @@ function decodeCursor(cursor: string): { at: string; id: string } {
 
 export function createWebhooksService(deps: {
   db: Kysely<Database>;
-  dialect: DialectName;
   repo: WebhooksRepo;
   audit: Pick<AuditRepo, 'appendIn'>;
   plans: readonly Plan[];
@@ -130,7 +128,7 @@ export function createWebhooksService(deps: {
         updated_at: at,
       };
       await deps.db.transaction().execute(async (trx) => {
-        await createWebhooksRepo(trx, deps.dialect).insertEndpoint(row);
+        await deps.repo.insertEndpoint(trx, row);
         await deps.audit.appendIn(trx, [
           {
             accountId: principal.accountId,
@@ -156,7 +154,7 @@ export function createWebhooksService(deps: {
     async remove(principal: { accountId: string; keyId: string }, id: string): Promise<void> {
       await endpointOf(principal.accountId, id);
       await deps.db.transaction().execute(async (trx) => {
-        await createWebhooksRepo(trx, deps.dialect).deleteEndpoint(principal.accountId, id);
+        await deps.repo.deleteEndpoint(trx, principal.accountId, id);
         await deps.audit.appendIn(trx, [
           { accountId: principal.accountId, actor: principal.keyId, action: 'webhook.deleted', target: id },
         ]);
@@ -204,7 +202,7 @@ export function createWebhooksService(deps: {
       if (endpoint.status !== 'enabled') {
         const at = now().toISOString();
         await deps.db.transaction().execute(async (trx) => {
-          await createWebhooksRepo(trx, deps.dialect).enableEndpoint(principal.accountId, id, at);
+          await deps.repo.enableEndpoint(trx, principal.accountId, id, at);
           await deps.audit.appendIn(trx, [
             {
               accountId: principal.accountId,
@@ -225,12 +223,7 @@ export function createWebhooksService(deps: {
       const secret = newSecret();
       const at = now().toISOString();
       await deps.db.transaction().execute(async (trx) => {
-        await createWebhooksRepo(trx, deps.dialect).setSecret(
-          principal.accountId,
-          id,
-          sealSecret(deps.secrets, id, secret),
-          at,
-        );
+        await deps.repo.setSecret(trx, principal.accountId, id, sealSecret(deps.secrets, id, secret), at);
         await deps.audit.appendIn(trx, [
           {
             accountId: principal.accountId,
@@ -264,15 +257,17 @@ export function createWebhooksService(deps: {
       const deliveryId = newDeliveryId();
       const data = { webhook_id: id, message: 'A test event sent from Arbiter.' };
       await deps.db.transaction().execute(async (trx) => {
-        const repo = createWebhooksRepo(trx, deps.dialect);
-        await repo.insertEvent({
+        await deps.repo.insertEvent(trx, {
           id: eventId,
           account_id: principal.accountId,
           type: TEST_EVENT,
           payload: JSON.stringify({ type: TEST_EVENT, timestamp: at, data }),
           created_at: at,
         });
-        await repo.insertDelivery(pendingDelivery(deliveryId, eventId, endpoint.id, principal.accountId, at));
+        await deps.repo.insertDelivery(
+          trx,
+          pendingDelivery(deliveryId, eventId, endpoint.id, principal.accountId, at),
+        );
       });
       return { delivery_id: deliveryId, event_id: eventId };
     },
@@ -287,9 +282,14 @@ export function createWebhooksService(deps: {
       }
       const at = now().toISOString();
       const id = newDeliveryId();
-      await deps.repo.insertDelivery(
-        pendingDelivery(id, original.event_id, endpoint.id, principal.accountId, at),
-      );
+      await deps.db
+        .transaction()
+        .execute((trx) =>
+          deps.repo.insertDelivery(
+            trx,
+            pendingDelivery(id, original.event_id, endpoint.id, principal.accountId, at),
+          ),
+        );
       return { delivery_id: id, event_id: original.event_id };
     },
   };

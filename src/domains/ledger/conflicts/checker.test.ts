@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analyse, detectConflict, findConflicts, MAX_TERMS, MAX_WORDS } from './checker.ts';
+import { detectConflict, findConflicts } from './checker.ts';
+import { analyse, MAX_TERMS, MAX_WORDS } from './statement-analysis.ts';
 import { checkTextAgainstFacts } from './text-check.ts';
 
 describe('detectConflict', () => {

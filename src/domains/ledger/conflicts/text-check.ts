@@ -1,13 +1,6 @@
 import { HashEmbedder } from '../embeddings/hash.ts';
-import {
-  type Analysis,
-  analyse,
-  analysis,
-  type Conflict,
-  type ConflictOptions,
-  conflictBetween,
-  DEFAULT_MIN_SIMILARITY,
-} from './checker.ts';
+import { type Conflict, type ConflictOptions, conflictBetween, DEFAULT_MIN_SIMILARITY } from './checker.ts';
+import { type Analysis, analyse, analysis } from './statement-analysis.ts';
 
 /**
  * What an agent proposes to say or send, checked sentence by sentence against verified facts.

@@ -1,8 +1,7 @@
-import type { Kysely } from 'kysely';
 import { type Static, Type } from 'typebox';
-import type { Database } from '../../../db/schema.ts';
 import { Errors } from '../../../errors.ts';
 import type { AuditRepo } from '../../audit/index.ts';
+import type { LedgerRepo } from '../repo.ts';
 import { DEFAULT_PHONE_REGION, isPhoneRegion, type ScrubOptions } from './scrubber.ts';
 
 /**
@@ -47,13 +46,12 @@ export const PiiSettingsResponse = Type.Object({
 
 export type PiiSettings = Static<typeof PiiSettingsResponse>;
 
-export function createPiiSettings(db: Kysely<Database>, audit: Pick<AuditRepo, 'appendIn'>) {
+export function createPiiSettings(
+  repo: Pick<LedgerRepo, 'piiSettings' | 'savePiiSettings' | 'transaction'>,
+  audit: Pick<AuditRepo, 'appendIn'>,
+) {
   async function get(accountId: string): Promise<PiiSettings> {
-    const row = await db
-      .selectFrom('ledger_settings')
-      .select(['phone_region', 'names', 'updated_at'])
-      .where('account_id', '=', accountId)
-      .executeTakeFirst();
+    const row = await repo.piiSettings(accountId);
     if (!row) return { phone_region: DEFAULT_PHONE_REGION, names: DEFAULT_NAMES_MODE, updated_at: null };
     return { ...row, names: isNamesMode(row.names) ? row.names : DEFAULT_NAMES_MODE };
   }
@@ -76,14 +74,13 @@ export function createPiiSettings(db: Kysely<Database>, audit: Pick<AuditRepo, '
       }
       const names = body.names ?? current.names;
       const at = new Date().toISOString();
-      await db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('ledger_settings')
-          .values({ account_id: accountId, phone_region: region, names, updated_at: at })
-          .onConflict((oc) =>
-            oc.column('account_id').doUpdateSet({ phone_region: region, names, updated_at: at }),
-          )
-          .execute();
+      await repo.transaction(async (trx) => {
+        await repo.savePiiSettings(trx, {
+          account_id: accountId,
+          phone_region: region,
+          names,
+          updated_at: at,
+        });
         await audit.appendIn(trx, [
           {
             accountId,
