@@ -3,7 +3,7 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 /**
  * Three tiers, one command each; `npm test` runs them all.
  * - unit: the tests beside the code (analyzers, parsers, pure functions), no server, no database
- *   of ours to start: `npm run test:unit`, the inner loop.
+ *   to start: `npm run test:unit`, the inner loop.
  * - http: the app through `inject()` on every database, contract and security suites.
  * - slow: real processes, a browser, several instances, outages and fuzzing. Process tests run the
  *   compiled CLI: `npm run build` first (`npm test` and `.ci/run` do).
@@ -20,6 +20,16 @@ const SLOW = [
   'test/billing/local-provider-notice.test.ts',
   'test/console/console-browser.test.ts',
   'test/integrations/**/*.test.ts',
+];
+
+/**
+ * Tests beside the code that still start an app or a database (the SDK and adapters against a
+ * real server, the vector index on a real store): the http tier's, not the inner loop's.
+ */
+const BESIDE_BUT_SERVED = [
+  'packages/*/test/**/*.test.ts',
+  'src/domains/ledger/storage/knn-thread.test.ts',
+  'src/domains/ledger/storage/sparse-scan.test.ts',
 ];
 
 /** Every tier keeps the fixed, printed fast-check seed. */
@@ -45,8 +55,8 @@ export default defineConfig({
     ...shared,
     reporters: ['default'],
     projects: [
-      project('unit', ['src/**/*.test.ts', 'packages/*/test/**/*.test.ts']),
-      project('http', ['test/**/*.test.ts'], SLOW),
+      project('unit', ['src/**/*.test.ts'], BESIDE_BUT_SERVED),
+      project('http', ['test/**/*.test.ts', ...BESIDE_BUT_SERVED], SLOW),
       project('slow', SLOW),
     ],
   },
