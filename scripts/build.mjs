@@ -2,7 +2,7 @@
 // Compiles src/ to dist/ with tsc and copies what the code reads beside itself (JSON data, rule
 // files, the embedding worker, stylesheets). Plain JavaScript, so that it runs before anything
 // is built. `--if-stale` does nothing when dist/ is newer than every source.
-//   node scripts/build.mjs [--if-stale]
+//   node scripts/build.mjs [--if-stale | --check]
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -35,6 +35,12 @@ function newestInput() {
 const ifStale = process.argv.includes('--if-stale');
 const fresh = () => existsSync(stamp) && statSync(stamp).mtimeMs >= newestInput();
 if (ifStale && fresh()) process.exit(0);
+// `--check` builds nothing: it says whether dist/ is current (tests that run the CLI ask it).
+if (process.argv.includes('--check')) {
+  if (fresh()) process.exit(0);
+  console.error('build: dist/ is older than src/; run `npm run build` (npm test and .ci/run do)');
+  process.exit(1);
+}
 
 // One build at a time (test files that start the CLI may ask for it at once): a lock directory,
 // taken over when its holder left it more than two minutes ago.

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import type { Container } from './container.ts';
 import { DEFAULT_KEY_ROLE, KEY_ROLES, type KeyRole } from './domains/api-keys/index.ts';
@@ -29,8 +30,17 @@ async function requireAccount(c: Container, ref: string) {
   return account;
 }
 
+/** The package's version: `package.json` sits one level above both `src/` and `dist/`. */
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
 const program = new Command('arbiter')
   .description('Checks and enforces what an AI agent proposes to do or to say.')
+  .version(packageVersion(), '-V, --version', 'print the version')
   .showHelpAfterError()
   .exitOverride();
 
@@ -89,6 +99,11 @@ accounts
   .action((opts: { email: string; name: string; plan: string }) =>
     withContainer(async (c) => print(await c.services.accounts.create(opts, { actor: 'operator' }))),
   );
+
+accounts
+  .command('list')
+  .description('List every account of this instance (id, email, name, plan, created_at)')
+  .action(() => withContainer(async (c) => print(await c.services.accounts.list())));
 
 const keys = program.command('keys').description('Manage API keys');
 keys

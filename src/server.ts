@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import type { Config } from './config.ts';
+import { type Config, ConfigError } from './config.ts';
 import { type Container, createContainer } from './container.ts';
 import { lockSqliteFolder, type ServerLock } from './db/server-lock.ts';
 import { warmTextCheckHere } from './domains/ledger/index.ts';
@@ -46,6 +46,13 @@ function firstKeyMessage(url: string, email: string, key: string): string {
   ].join('\n');
 }
 
+/** A busy port is the first thing a second checkout or a forgotten server runs into: one line. */
+function portInUse(config: Config): ConfigError {
+  return new ConfigError(
+    `port ${config.port} is in use on ${config.host}; set PORT=<a free port> (e.g. PORT=${config.port + 1} npm start) or stop what listens there`,
+  );
+}
+
 /**
  * How far the heap may grow past what survived the last full collection before V8 collects again.
  * Left to itself V8 raises that factor with the allocation rate, up to 4: under steady load a
@@ -88,7 +95,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // first text check starts (the work runs here in slices until it is ready): a server that
   // checks no text does not hold that thread's ~40 MB, nor spend a core loading it at start.
   warmTextCheckHere();
-  const url = await app.listen({ port: config.port, host: config.host });
+  let url: string;
+  try {
+    url = await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await app.close();
+    await container.close();
+    folder?.release();
+    throw (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? portInUse(config) : err;
+  }
   logger.info({ url, database: config.database.kind }, 'arbiter listening');
   if (owner && !config.bootstrapKey)
     process.stderr.write(firstKeyMessage(url, owner.account.email, owner.key.key));

@@ -7,12 +7,25 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 /** The CLI, which runs the compiled build in `dist/`. */
 export const BIN = path.join(root, 'bin/arbiter.js');
 
-/** Brings `dist/` up to date with the sources (`npm start` does the same before it serves). */
+/** Brings `dist/` up to date with the sources (`npm start`, the soak and benches do the same). */
 export function buildIfStale(): void {
   const build = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs'), '--if-stale'], {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   if (build.status !== 0) throw new Error('scripts/build.mjs failed: the CLI would run a stale build');
+}
+
+/**
+ * Refuses to go on with a `dist/` older than the sources: the CLI would run yesterday's code. It
+ * builds nothing itself (a test run is not the place for a compile): `npm run build` does, and
+ * `npm test`, `npm start` and `.ci/run` run it.
+ */
+export function requireFreshBuild(): void {
+  const check = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs'), '--check'], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (check.status !== 0)
+    throw new Error('dist/ is stale or missing: run `npm run build` before these tests');
 }
 
 export interface Started {

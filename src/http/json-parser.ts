@@ -3,6 +3,17 @@ import secureJson from 'secure-json-parse';
 import { AppError, Errors } from '../errors.ts';
 import { findIllFormedText, illFormedTextError } from './text-boundary.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * An empty body sent as JSON reads as no body rather than `INVALID_JSON`: for routes whose
+     * body is optional (a decision without a comment), which clients call with their usual
+     * `Content-Type: application/json` and nothing after it.
+     */
+    emptyJsonBody?: boolean;
+  }
+}
+
 /** Deeper documents are refused: no legitimate payload needs it, and recursive code downstream would. */
 export const MAX_JSON_DEPTH = 64;
 
@@ -75,7 +86,7 @@ export function registerJsonParser(app: FastifyInstance, bodyLimit: number): voi
   app.addContentTypeParser(
     /^application\/([\w.+-]+\+)?json(\s*;.*)?$/i,
     { parseAs: 'buffer', bodyLimit },
-    (_request, body, done) => {
+    (request, body, done) => {
       let text: string;
       try {
         text = utf8.decode(body as Buffer);
@@ -86,8 +97,10 @@ export function registerJsonParser(app: FastifyInstance, bodyLimit: number): voi
           undefined,
         );
       }
-      if (text.trim() === '')
+      if (text.trim() === '') {
+        if (request.routeOptions.config.emptyJsonBody) return done(null, undefined);
         return done(Errors.invalidJson('The request body is empty; send a JSON object'), undefined);
+      }
       if (jsonDepth(text) > MAX_JSON_DEPTH) {
         return done(Errors.validation(`JSON nesting is deeper than ${MAX_JSON_DEPTH} levels`), undefined);
       }

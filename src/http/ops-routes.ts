@@ -28,6 +28,23 @@ export function metricsAccess(host: string, token: string | undefined) {
   };
 }
 
+const RootLinks = Type.Object({
+  name: Type.String(),
+  console: Type.String(),
+  docs: Type.String(),
+  openapi: Type.String(),
+  health: Type.String(),
+});
+
+/** What `GET /` answers: someone who opens the server's address finds the way in, not a 404. */
+const ROOT_LINKS = {
+  name: 'Arbiter',
+  console: '/console',
+  docs: '/docs',
+  openapi: '/openapi.json',
+  health: '/healthz',
+} as const;
+
 /** Unauthenticated operational endpoints (DESIGN "Runtime contract"). */
 export function opsRoutes(deps: {
   ready: () => Promise<boolean>;
@@ -37,6 +54,18 @@ export function opsRoutes(deps: {
 }): FastifyPluginAsyncTypebox {
   return async (app) => {
     const ok = { 200: Type.Object({ status: Type.String() }) };
+    app.get(
+      '/',
+      {
+        config: { auth: false },
+        schema: {
+          tags: ['Operations'],
+          summary: 'Where to go from here: the console, the API reference, health',
+          response: { 200: RootLinks },
+        },
+      },
+      async () => ROOT_LINKS,
+    );
     app.get(
       '/healthz',
       {

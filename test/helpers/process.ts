@@ -1,6 +1,6 @@
-import { buildIfStale } from '../../scripts/lib/arbiter-process.ts';
+import { requireFreshBuild } from '../../scripts/lib/arbiter-process.ts';
 
 export { BIN, type Started, serve } from '../../scripts/lib/arbiter-process.ts';
 
-// The CLI runs the compiled build: bring dist/ up to date with the sources first (once per file).
-buildIfStale();
+// The CLI runs the compiled build: these tests need `npm run build` first, and say so.
+requireFreshBuild();

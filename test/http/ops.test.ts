@@ -14,6 +14,15 @@ describe('operational endpoints', () => {
     expect((await t.app.inject('/readyz')).json()).toEqual({ status: 'ready' });
   });
 
+  it('points the root to the console and the API reference instead of a 404', async () => {
+    const res = await t.app.inject('/');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ console: '/console', docs: '/docs', openapi: '/openapi.json' });
+    for (const link of ['/console', '/docs', '/openapi.json']) {
+      expect((await t.app.inject(link)).statusCode, link).toBeLessThan(400);
+    }
+  });
+
   it('reports readiness as 503 once the database is gone', async () => {
     const other = await createTestApp('sqlite');
     await other.container.db.close();

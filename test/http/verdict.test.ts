@@ -106,6 +106,17 @@ describe.each(DIALECTS)('verdicts over HTTP on %s', (dialect) => {
     expect(disagree.verdict.error?.code).toBe('SCHEMA_MISMATCH');
   });
 
+  it('labels the statement of a batch once: the analyzer says which, the service adds nothing', async () => {
+    const { verdict } = await evaluate({
+      action: 'db.query',
+      payload: { sql: 'SELECT 1; DELETE FROM users' },
+    });
+    expect(verdict.error?.message).toMatch(/\(statement 2 of 2\)$/);
+    expect(verdict.error?.message).not.toMatch(/statement 2\)/);
+    const single = await evaluate({ action: 'db.query', payload: { sql: 'DELETE FROM users' } });
+    expect(single.verdict.error?.message).toBe('DELETE without a WHERE clause (statement 1)');
+  });
+
   it('names the stronger finding when several apply (fixed precedence)', async () => {
     // A privileged path outranks the drift of the ledger state: the agent has to fix the call first.
     const { status, verdict } = await evaluate({

@@ -149,6 +149,32 @@ describe.each(DIALECTS)('judgment over HTTP on %s', (dialect) => {
     expect((await decide(allowed.evaluation_id, 'approve', approver)).statusCode).toBe(409);
   });
 
+  it.each(['approve', 'deny'] as const)(
+    'takes a %s sent as most clients send it: Content-Type application/json and an empty body',
+    async (verdict) => {
+      // A payload of its own: an escalation pending for the same call is answered again, not repeated.
+      const body = { ...escalating.payload.body, title: `empty ${verdict}` };
+      const res = (await evaluate({ ...escalating, payload: { ...escalating.payload, body } })).json();
+      const decided = await t.app.inject({
+        method: 'POST',
+        url: `/v2/actions/evaluations/${res.evaluation_id}/${verdict}`,
+        headers: { ...bearer(approver), 'content-type': 'application/json' },
+      });
+      expect(decided.statusCode).toBe(200);
+      expect(decided.json()).toMatchObject({ status: verdict === 'approve' ? 'approved' : 'denied' });
+    },
+  );
+
+  it('still refuses an empty JSON body where a body is required', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v2/actions/evaluate',
+      headers: { ...bearer(t.ownerKey), 'content-type': 'application/json' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: { code: 'INVALID_JSON' } });
+  });
+
   it('records every step in the audit log', async () => {
     const res = (await evaluate(escalating)).json();
     await decide(res.evaluation_id, 'approve', approver);

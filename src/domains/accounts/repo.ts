@@ -12,6 +12,10 @@ export function createAccountsRepo(db: Kysely<Database>) {
     findByEmail(email: string): Promise<Account | undefined> {
       return db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
     },
+    /** Every account, oldest first: an operator's view of a self-hosted instance. */
+    list(): Promise<Account[]> {
+      return db.selectFrom('accounts').selectAll().orderBy('created_at').orderBy('id').execute();
+    },
     async count(): Promise<number> {
       const row = await db
         .selectFrom('accounts')

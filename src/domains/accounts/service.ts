@@ -59,6 +59,8 @@ export function createAccountsService(deps: {
 
     findById: (id: string) => deps.repo.findById(id),
 
+    list: () => deps.repo.list(),
+
     async findByIdOrEmail(ref: string): Promise<Account | undefined> {
       return (await deps.repo.findById(ref)) ?? deps.repo.findByEmail(ref.trim().toLowerCase());
     },

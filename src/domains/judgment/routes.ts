@@ -93,8 +93,8 @@ export function judgmentRoutes(judgment: JudgmentService): FastifyPluginAsyncTyp
         `/v2/actions/evaluations/:id/${path}`,
         {
           // People decide escalations: an agent key never does, nor the key that asked (service).
-          config: { role: 'operator' },
-          // A decision without a comment may come with no body at all.
+          // A decision without a comment may come with no body at all, or an empty one sent as JSON.
+          config: { role: 'operator', emptyJsonBody: true },
           preValidation: (request, _reply, done) => {
             request.body ??= {};
             done();

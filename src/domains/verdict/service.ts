@@ -52,10 +52,11 @@ export interface VerdictResult {
 /** Locations that only repeat what the message says are left out. */
 const VAGUE_LOCATIONS = new Set(['action', 'request', 'payload']);
 
-function messageOf(finding: Finding): string {
-  return finding.location && !VAGUE_LOCATIONS.has(finding.location)
-    ? `${finding.message} (${finding.location})`
-    : finding.message;
+function messageOf({ location, message }: Finding): string {
+  if (!location || VAGUE_LOCATIONS.has(location)) return message;
+  // An analyzer may already say where ("… (statement 2 of 2)"): the place is not said twice.
+  if (message.includes(`(${location})`) || message.includes(`(${location} `)) return message;
+  return `${message} (${location})`;
 }
 
 function statusOf(code: VerdictCode | undefined): 200 | 409 | 412 {

@@ -20,6 +20,15 @@ describe('webhook endpoint URLs', () => {
     expect(endpointUrlProblem(url, { allowLoopback: false })).toBeTypeOf('string');
   });
 
+  it.each(['http://127.0.0.1:8080/hook', 'https://localhost/hook', 'http://[::1]:9000/'])(
+    'names the setting that allows a loopback receiver when it refuses %s',
+    (url) => {
+      expect(endpointUrlProblem(url, { allowLoopback: false })).toContain(
+        'ARBITER_WEBHOOK_ALLOW_LOOPBACK=true',
+      );
+    },
+  );
+
   it('accepts public https URLs, and loopback only when allowed', () => {
     expect(endpointUrlProblem('https://hooks.example.com/arbiter', { allowLoopback: false })).toBeUndefined();
     expect(endpointUrlProblem('http://127.0.0.1:9000/h', { allowLoopback: true })).toBeUndefined();

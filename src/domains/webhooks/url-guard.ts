@@ -15,7 +15,8 @@ function isLoopbackHost(host: string): boolean {
  * Why an endpoint URL may not receive webhooks, or undefined when it may. The egress analyzer
  * that guards agents' requests guards ours too: no private, link-local or metadata addresses, no
  * internal names, no credentials in the URL, no known exfiltration sinks. HTTPS is required
- * except for an allowed loopback receiver.
+ * except for an allowed loopback receiver; a loopback URL refused names the setting that allows it,
+ * since a receiver on the operator's own machine is what a first try usually points at.
  */
 export function endpointUrlProblem(raw: string, options: { allowLoopback: boolean }): string | undefined {
   let url: URL;
@@ -28,6 +29,9 @@ export function endpointUrlProblem(raw: string, options: { allowLoopback: boolea
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must use http or https';
     if (url.username !== '' || url.password !== '') return 'must not carry credentials';
     return undefined;
+  }
+  if (isLoopbackHost(url.hostname)) {
+    return 'is a loopback address; set ARBITER_WEBHOOK_ALLOW_LOOPBACK=true to deliver to a receiver on this machine';
   }
   if (url.protocol !== 'https:') return 'must use https';
   const finding = analyzeUrl(raw)[0];
