@@ -22,6 +22,9 @@ export interface EvaluationQuery {
   limit: number;
 }
 
+/** Key id → key name, for one account. */
+export type KeyNames = ReadonlyMap<string, string>;
+
 export interface VerdictEntry {
   seq: number;
   at: string;
@@ -37,6 +40,16 @@ export interface VerdictEntry {
  */
 export function createConsoleRepo(db: Kysely<Database>) {
   return {
+    /** The names of the account's keys, revoked ones included, by id: pages show names, not ids. */
+    async keyNames(accountId: string): Promise<KeyNames> {
+      const rows = await db
+        .selectFrom('api_keys')
+        .select(['id', 'name'])
+        .where('account_id', '=', accountId)
+        .execute();
+      return new Map(rows.map((r) => [r.id, r.name]));
+    },
+
     async evaluations(accountId: string, q: EvaluationQuery): Promise<EvaluationRow[]> {
       let query = db.selectFrom('judgment_evaluations').selectAll().where('account_id', '=', accountId);
       if (q.decision !== undefined) query = query.where('decision', '=', q.decision);
@@ -83,16 +96,26 @@ export function createConsoleRepo(db: Kysely<Database>) {
       return rows.map((r) => ({ ...r, policy_version: Number(r.policy_version) }));
     },
 
-    /** Verdicts of `POST /v1/evaluate`, newest first, as the audit log records them. */
-    async verdicts(accountId: string, limit: number): Promise<VerdictEntry[]> {
-      const rows = await db
+    /**
+     * Verdicts of `POST /v1/evaluate` as the audit log records them, in audit order (`seq`, unique
+     * per account, so pages never overlap or skip): newest first below `before`, or, for the page
+     * before, oldest first above `after`.
+     */
+    async verdicts(
+      accountId: string,
+      q: { limit: number; before?: number | undefined; after?: number | undefined },
+    ): Promise<VerdictEntry[]> {
+      let query = db
         .selectFrom('audit_log')
         .select(['seq', 'at', 'actor', 'action', 'details'])
         .where('account_id', '=', accountId)
-        .where('action', 'in', ['verdict.evaluated', 'verdict.rejected'])
-        .orderBy('seq', 'desc')
-        .limit(limit)
-        .execute();
+        .where('action', 'in', ['verdict.evaluated', 'verdict.rejected']);
+      if (q.after !== undefined) query = query.where('seq', '>', q.after).orderBy('seq', 'asc');
+      else {
+        if (q.before !== undefined) query = query.where('seq', '<', q.before);
+        query = query.orderBy('seq', 'desc');
+      }
+      const rows = await query.limit(q.limit).execute();
       return rows.map((r) => {
         const details = JSON.parse(r.details) as { action?: unknown; code?: unknown };
         return {
