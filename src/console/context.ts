@@ -15,6 +15,7 @@ export interface ConsoleDeps {
   meter: Container['meter'];
   plans: Container['plans'];
   webhooks: Container['services']['webhooks'];
+  billing: Container['services']['billing'];
   policies: Container['policies'];
   /** Ends the `Secure` cookie attribute's doubt: true when the public address is https. */
   publicUrlIsHttps: boolean;

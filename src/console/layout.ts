@@ -19,6 +19,7 @@ const NAV: ReadonlyArray<[path: string, label: string, role?: KeyRole]> = [
   ['/console/keys', 'Keys', 'admin'],
   ['/console/webhooks', 'Webhooks'],
   ['/console/policies', 'Policies'],
+  ['/console/billing', 'Billing', 'admin'],
 ];
 
 /** The hidden field every state-changing form carries. */

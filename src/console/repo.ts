@@ -66,7 +66,11 @@ export function createConsoleRepo(db: Kysely<Database>) {
       .limit(limit)
       .execute();
     return entries.map((e) => {
-      const details = JSON.parse(e.details) as { conflicts?: unknown; version?: unknown; contradicts?: unknown };
+      const details = JSON.parse(e.details) as {
+        conflicts?: unknown;
+        version?: unknown;
+        contradicts?: unknown;
+      };
       return {
         at: e.at,
         claimId: e.target ?? '',
@@ -100,6 +104,16 @@ export function createConsoleRepo(db: Kysely<Database>) {
         .where('account_id', '=', accountId)
         .execute();
       return new Map(rows.map((r) => [r.id, r.name]));
+    },
+
+    /** One of the account's checkouts, as a returning checkout asks how it ended. */
+    async checkout(accountId: string, id: string) {
+      return db
+        .selectFrom('checkout_sessions')
+        .select(['id', 'plan', 'status'])
+        .where('account_id', '=', accountId)
+        .where('id', '=', id)
+        .executeTakeFirst();
     },
 
     async evaluations(accountId: string, q: EvaluationQuery): Promise<EvaluationRow[]> {

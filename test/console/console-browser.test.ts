@@ -21,6 +21,7 @@ const PAGES = [
   '/console/keys',
   '/console/webhooks',
   '/console/policies',
+  '/console/billing',
 ] as const;
 
 const escalating = (actor: string) => ({

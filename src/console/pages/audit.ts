@@ -2,16 +2,24 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ConsoleDeps, PAGE, param, sendPage, sessionOf } from '../context.ts';
 import { type Html, html } from '../html.ts';
 import { csrfField, type PageContext, page, time } from '../layout.ts';
+import type { KeyNames } from '../repo.ts';
 import { badge, keyLabel } from './shared.ts';
 
 const PAGE_SIZE = 100;
 const DETAILS_CHARS = 200;
 const DETAILS_TITLE_CHARS = 4000;
+const TARGET_CHARS = 24;
 
 /** An entry's details, cut to a length a row can show; the whole text (to a bound) is its tooltip. */
 function details(text: string): Html {
   if (text.length <= DETAILS_CHARS) return html`<code>${text}</code>`;
   return html`<code title="${text.slice(0, DETAILS_TITLE_CHARS)}">${text.slice(0, DETAILS_CHARS)}…</code>`;
+}
+
+/** What an entry acted on: a key by its name, a long id or hash cut short with the whole as its tooltip. */
+function target(names: KeyNames, value: string | null): Html {
+  if (value === null || names.has(value) || value.length <= TARGET_CHARS) return keyLabel(names, value);
+  return html`<code title="${value}">${value.slice(0, TARGET_CHARS)}…</code>`;
 }
 
 export function auditPages(app: FastifyInstance, deps: ConsoleDeps): void {
@@ -40,8 +48,10 @@ export function auditPages(app: FastifyInstance, deps: ConsoleDeps): void {
             <thead><tr><th scope="col" class="num">#</th><th scope="col">When</th><th scope="col">Actor</th>
               <th scope="col">Action</th><th scope="col">Target</th><th scope="col">Details</th></tr></thead>
             <tbody>${shown.map(
-              (e) => html`<tr><td class="num">${e.seq}</td><td>${time(e.at)}</td><td>${keyLabel(names, e.actor)}</td>
-                <td>${e.action}</td><td>${keyLabel(names, e.target)}</td>
+              (
+                e,
+              ) => html`<tr><td class="num">${e.seq}</td><td>${time(e.at)}</td><td>${keyLabel(names, e.actor)}</td>
+                <td>${e.action}</td><td>${target(names, e.target)}</td>
                 <td>${details(e.details)}</td></tr>`,
             )}</tbody>
           </table>`

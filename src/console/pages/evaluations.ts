@@ -153,9 +153,7 @@ export function evaluationPages(app: FastifyInstance, deps: ConsoleDeps): void {
     const link = (cursor: Record<string, number>) =>
       `/console/verdicts?${new URLSearchParams({
         ...Object.fromEntries(
-          Object.entries({ code, decision, action }).filter(
-            (e): e is [string, string] => e[1] !== undefined,
-          ),
+          Object.entries({ code, decision, action }).filter((e): e is [string, string] => e[1] !== undefined),
         ),
         ...Object.fromEntries(Object.entries(cursor).map(([k, v]) => [k, String(v)])),
       })}`;
@@ -187,7 +185,9 @@ export function evaluationPages(app: FastifyInstance, deps: ConsoleDeps): void {
             <thead><tr><th scope="col" class="num">#</th><th scope="col">When</th><th scope="col">Decision</th><th scope="col">Code</th>
               <th scope="col">Action</th><th scope="col">Key</th></tr></thead>
             <tbody>${shown.map(
-              (v) => html`<tr><td class="num">${v.seq}</td><td>${time(v.at)}</td><td>${badge(v.decision)}</td><td>${v.code || 'OK'}</td>
+              (
+                v,
+              ) => html`<tr><td class="num">${v.seq}</td><td>${time(v.at)}</td><td>${badge(v.decision)}</td><td>${v.code || 'OK'}</td>
                 <td><code>${v.action}</code></td><td>${keyLabel(names, v.actor)}</td></tr>`,
             )}</tbody>
           </table>`

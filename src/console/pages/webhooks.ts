@@ -133,7 +133,9 @@ export function webhookPages(app: FastifyInstance, deps: ConsoleDeps): void {
       const { id } = request.params as { id: string };
       const endpoint = await deps.webhooks.get(session.accountId, id);
       await deps.webhooks.remove(session, id);
-      return { message: { kind: 'ok', text: `The endpoint ${endpoint.url} is deleted; nothing more is sent to it.` } };
+      return {
+        message: { kind: 'ok', text: `The endpoint ${endpoint.url} is deleted; nothing more is sent to it.` },
+      };
     }),
   );
 
