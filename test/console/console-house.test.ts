@@ -246,6 +246,16 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('the console a newcomer can live i
       ],
     });
 
+    // An escalation's entry carries its actor and reason: details past what a row shows.
+    const asked = await api('POST', '/v2/actions/evaluate', a.agent, {
+      action_type: 'http.request',
+      actor: `batch-${'y'.repeat(120)}`,
+      actor_role: 'assistant',
+      impact_scope: 'external',
+      payload: { url: 'https://api.github.com/repos/acme/app/issues', method: 'POST', body: {} },
+    });
+    expect(asked.statusCode).toBe(200);
+
     const page = await signIn(browser.context, a.admin);
     await page.goto(`${base}/console/audit`);
     // Run in the page (the tests compile without the DOM's types, so as text).
@@ -268,7 +278,7 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('the console a newcomer can live i
     );
     expect(overflowing).toBe(0);
     // A cut value keeps the whole (to a bound) as its tooltip.
-    const cut = page.locator('table.audit td code[title]').first();
+    const cut = page.locator('table.audit td:last-child code[title]').first();
     await expect(cut.textContent()).resolves.toMatch(/…$/);
     expect((await cut.getAttribute('title'))!.length).toBeGreaterThan(200);
     await shot(page, 'audit-1280');
