@@ -157,12 +157,12 @@ export function evaluationPages(app: FastifyInstance, deps: ConsoleDeps): void {
         ),
         ...Object.fromEntries(Object.entries(cursor).map(([k, v]) => [k, String(v)])),
       })}`;
-    const pager = html`<nav class="pager" aria-label="Verdict pages">
+    const pager = (where: string) => html`<nav class="pager" aria-label="Verdict pages, ${where}">
         ${newer === undefined ? html`<span class="muted">Newer</span>` : html`<a href="${link({ after: newer })}" rel="prev">Newer</a>`}
         ${
           shown.length === 0
             ? ''
-            : html`<span class="muted" id="verdict-range">#${shown[0]!.seq} to #${shown.at(-1)!.seq}</span>`
+            : html`<span class="muted">#${shown[0]!.seq} to #${shown.at(-1)!.seq}</span>`
         }
         ${older === undefined ? html`<span class="muted">Older</span>` : html`<a href="${link({ before: older })}" rel="next">Older</a>`}
       </nav>`;
@@ -178,6 +178,7 @@ export function evaluationPages(app: FastifyInstance, deps: ConsoleDeps): void {
       <p class="muted">Verdicts of POST /v1/evaluate as the audit log records them (never their payloads),
         newest first, ${VERDICT_PAGE} to a page; each page's filters look at the next
         ${VERDICT_WINDOW.toLocaleString('en-US')} verdicts.</p>
+      ${shown.length === 0 ? '' : pager('above')}
       ${
         shown.length === 0
           ? html`<p class="muted">No verdict matches${scanned.length === VERDICT_WINDOW ? ' among these' : ''}.</p>`
@@ -192,7 +193,7 @@ export function evaluationPages(app: FastifyInstance, deps: ConsoleDeps): void {
             )}</tbody>
           </table>`
       }
-      ${pager}`;
+      ${pager('below')}`;
     return sendPage(reply, page(ctx, 'Verdicts', body));
   });
 }
