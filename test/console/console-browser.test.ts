@@ -21,7 +21,6 @@ const PAGES = [
   '/console/keys',
   '/console/webhooks',
   '/console/policies',
-  '/console/billing',
 ] as const;
 
 const escalating = (actor: string) => ({

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import axe from 'axe-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, type TestApp } from '../helpers/app.ts';
@@ -57,6 +58,14 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('the console a newcomer can live i
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${base}/console/escalations`);
     return page;
+  }
+
+  /** The pages added here meet the bar the console's other pages are held to. */
+  async function noSeriousAxeViolation(page: Page) {
+    await page.evaluate(axe.source);
+    const result = await page.evaluate<axe.AxeResults>("axe.run(document, { resultTypes: ['violations'] })");
+    const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   }
 
   /** No text the page shows, nor any attribute, still holds a bidirectional control. */
@@ -306,6 +315,7 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('the console a newcomer can live i
       description: 'Made in the console',
       event_types: ['verdict.rejected', 'action.escalated'],
     });
+    await noSeriousAxeViolation(page);
     await shot(page, 'webhook-created');
 
     // A URL the API refuses is refused here too, said on the page.
@@ -425,6 +435,7 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('the console a newcomer can live i
       'Subscription confirmed: this account is now on the Developer plan.',
     );
     await expect(page.locator('#current-plan').textContent()).resolves.toBe('Developer');
+    await noSeriousAxeViolation(page);
     await shot(page, 'billing-confirmed');
     expect((await api('GET', '/subscription/status', free.key.key)).json()).toMatchObject({
       plan: 'developer',

@@ -36,9 +36,10 @@ export function memoryPages(app: FastifyInstance, deps: ConsoleDeps): void {
       query === undefined ? undefined : deps.ledger.search(session.accountId, query, SEARCH_TOP_K),
     ]);
     const shown = claims.slice(0, PAGE_SIZE);
+    // Only claims in force are marked: a superseded one's conflict is listed under supersession.
     const marks = await deps.repo.contradictions(
       session.accountId,
-      shown.map((c) => c.id),
+      shown.filter((c) => c.status === 'active').map((c) => c.id),
     );
     const body = html`<section aria-labelledby="chain-title" class="card">
         <h2 id="chain-title">Chain</h2>
@@ -161,7 +162,10 @@ export function memoryPages(app: FastifyInstance, deps: ConsoleDeps): void {
     const session = sessionOf(request);
     const { id } = request.params as { id: string };
     const { claim, versions } = await deps.ledger.get(session.accountId, id);
-    const marks = await deps.repo.contradictions(session.accountId, [claim.id]);
+    const marks =
+      claim.status === 'active'
+        ? await deps.repo.contradictions(session.accountId, [claim.id])
+        : new Map<string, ClaimRef[]>();
     const ctx: PageContext = { session, current: '/console/memory' };
     const body = html`<div class="card"><dl class="grid">
         <dt>Claim</dt><dd>${claim.claim}${contradictionMark(marks.get(claim.id))}</dd>
