@@ -15,6 +15,7 @@ export interface ConsoleDeps {
   meter: Container['meter'];
   plans: Container['plans'];
   webhooks: Container['services']['webhooks'];
+  billing: Container['services']['billing'];
   policies: Container['policies'];
   /** Ends the `Secure` cookie attribute's doubt: true when the public address is https. */
   publicUrlIsHttps: boolean;
@@ -54,5 +55,11 @@ export function sendPage(reply: FastifyReply, body: string, status = 200): Fasti
 /** Options of every console route: the session stands for the bearer key, and the API docs leave it out. */
 export const PAGE = { config: { auth: false, quota: false }, schema: { hide: true } } as const;
 
-/** A console route only an admin session may use (keys); every session is operator or admin. */
+/**
+ * A console route an operator or admin session may use, as its API route does (webhooks); written
+ * out, though every session is one of the two, so the rule reads the same here as in the API.
+ */
+export const OPERATOR_PAGE = { ...PAGE, config: { ...PAGE.config, role: 'operator' } } as const;
+
+/** A console route only an admin session may use (keys, billing); every session is operator or admin. */
 export const ADMIN_PAGE = { ...PAGE, config: { ...PAGE.config, role: 'admin' } } as const;

@@ -20,8 +20,23 @@ const ESCAPES: Record<string, string> = {
   "'": '&#39;',
 };
 
+/**
+ * Bidirectional controls (U+061C, U+200E/F, U+202A–U+202E, U+2066–U+2069) in stored text would
+ * reorder what the page shows around them ("Trojan Source"): each is written as a visible
+ * `⟨U+202E⟩` instead, so stored text cannot disguise itself or the text beside it.
+ */
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+export function neutraliseBidi(text: string): string {
+  return text.replace(
+    BIDI_CONTROLS,
+    (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`,
+  );
+}
+
+/** Escapes text for HTML, and shows bidirectional controls instead of obeying them. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  return neutraliseBidi(text).replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
 function render(value: Value): string {

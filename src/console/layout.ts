@@ -3,7 +3,9 @@ import { type Html, html } from './html.ts';
 
 export interface PageContext {
   /** The signed-in account and the anti-forgery token its forms carry; absent on the sign-in page. */
-  session?: { accountId: string; keyId: string; csrf: string; role: KeyRole } | undefined;
+  session?:
+    | { accountId: string; accountName: string; keyId: string; csrf: string; role: KeyRole }
+    | undefined;
   current?: string;
 }
 
@@ -17,6 +19,7 @@ const NAV: ReadonlyArray<[path: string, label: string, role?: KeyRole]> = [
   ['/console/keys', 'Keys', 'admin'],
   ['/console/webhooks', 'Webhooks'],
   ['/console/policies', 'Policies'],
+  ['/console/billing', 'Billing', 'admin'],
 ];
 
 /** The hidden field every state-changing form carries. */
@@ -60,7 +63,12 @@ export function page(ctx: PageContext, title: string, body: Html): string {
 <a class="skip" href="#main">Skip to content</a>
 <header>
   <p class="brand">Arbiter console</p>
-  ${ctx.session ? html`<p class="account">Account <code>${ctx.session.accountId}</code></p>` : ''}
+  ${
+    ctx.session
+      ? html`<p class="account">Account <strong title="${ctx.session.accountId}">${ctx.session.accountName}</strong>
+          <code class="id">${ctx.session.accountId}</code></p>`
+      : ''
+  }
 </header>
 ${nav}
 <main id="main" tabindex="-1">

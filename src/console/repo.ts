@@ -22,6 +22,17 @@ export interface EvaluationQuery {
   limit: number;
 }
 
+/** A claim as a mark or a conflict names it. */
+export interface ClaimRef {
+  id: string;
+  short_id: string;
+  claim: string;
+  status: string;
+}
+
+/** Key id → key name, for one account. */
+export type KeyNames = ReadonlyMap<string, string>;
+
 export interface VerdictEntry {
   seq: number;
   at: string;
@@ -36,7 +47,75 @@ export interface VerdictEntry {
  * bounded by a limit, each scoped to one account by its first condition.
  */
 export function createConsoleRepo(db: Kysely<Database>) {
+  /** `claim.stored` entries that recorded a conflict, among the latest audit entries, newest first. */
+  async function conflictEntries(accountId: string, limit: number) {
+    const head = await db
+      .selectFrom('audit_heads')
+      .select('seq')
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    const entries = await db
+      .selectFrom('audit_log')
+      .select(['at', 'target', 'details'])
+      .where('account_id', '=', accountId)
+      .where('seq', '>', Number(head?.seq ?? 0) - SCAN_WINDOW)
+      .where('action', '=', 'claim.stored')
+      // Counts are written without leading zeros, so this is "conflicts is not 0".
+      .where('details', 'not like', '%"conflicts":0%')
+      .orderBy('seq', 'desc')
+      .limit(limit)
+      .execute();
+    return entries.map((e) => {
+      const details = JSON.parse(e.details) as {
+        conflicts?: unknown;
+        version?: unknown;
+        contradicts?: unknown;
+      };
+      return {
+        at: e.at,
+        claimId: e.target ?? '',
+        conflicts: typeof details.conflicts === 'number' ? details.conflicts : 0,
+        version: typeof details.version === 'number' ? details.version : null,
+        contradicts: Array.isArray(details.contradicts)
+          ? details.contradicts.filter((id): id is string => typeof id === 'string')
+          : [],
+      };
+    });
+  }
+
+  async function claimsById(accountId: string, ids: readonly string[]): Promise<Map<string, ClaimRef>> {
+    const unique = [...new Set(ids)].filter((id) => id !== '');
+    if (unique.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('claims')
+      .select(['id', 'short_id', 'claim', 'status'])
+      .where('account_id', '=', accountId)
+      .where('id', 'in', unique)
+      .execute();
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
   return {
+    /** The names of the account's keys, revoked ones included, by id: pages show names, not ids. */
+    async keyNames(accountId: string): Promise<KeyNames> {
+      const rows = await db
+        .selectFrom('api_keys')
+        .select(['id', 'name'])
+        .where('account_id', '=', accountId)
+        .execute();
+      return new Map(rows.map((r) => [r.id, r.name]));
+    },
+
+    /** One of the account's checkouts, as a returning checkout asks how it ended. */
+    async checkout(accountId: string, id: string) {
+      return db
+        .selectFrom('checkout_sessions')
+        .select(['id', 'plan', 'status'])
+        .where('account_id', '=', accountId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+
     async evaluations(accountId: string, q: EvaluationQuery): Promise<EvaluationRow[]> {
       let query = db.selectFrom('judgment_evaluations').selectAll().where('account_id', '=', accountId);
       if (q.decision !== undefined) query = query.where('decision', '=', q.decision);
@@ -83,16 +162,26 @@ export function createConsoleRepo(db: Kysely<Database>) {
       return rows.map((r) => ({ ...r, policy_version: Number(r.policy_version) }));
     },
 
-    /** Verdicts of `POST /v1/evaluate`, newest first, as the audit log records them. */
-    async verdicts(accountId: string, limit: number): Promise<VerdictEntry[]> {
-      const rows = await db
+    /**
+     * Verdicts of `POST /v1/evaluate` as the audit log records them, in audit order (`seq`, unique
+     * per account, so pages never overlap or skip): newest first below `before`, or, for the page
+     * before, oldest first above `after`.
+     */
+    async verdicts(
+      accountId: string,
+      q: { limit: number; before?: number | undefined; after?: number | undefined },
+    ): Promise<VerdictEntry[]> {
+      let query = db
         .selectFrom('audit_log')
         .select(['seq', 'at', 'actor', 'action', 'details'])
         .where('account_id', '=', accountId)
-        .where('action', 'in', ['verdict.evaluated', 'verdict.rejected'])
-        .orderBy('seq', 'desc')
-        .limit(limit)
-        .execute();
+        .where('action', 'in', ['verdict.evaluated', 'verdict.rejected']);
+      if (q.after !== undefined) query = query.where('seq', '>', q.after).orderBy('seq', 'asc');
+      else {
+        if (q.before !== undefined) query = query.where('seq', '<', q.before);
+        query = query.orderBy('seq', 'desc');
+      }
+      const rows = await query.limit(q.limit).execute();
       return rows.map((r) => {
         const details = JSON.parse(r.details) as { action?: unknown; code?: unknown };
         return {
@@ -143,46 +232,49 @@ export function createConsoleRepo(db: Kysely<Database>) {
 
     /**
      * Claims the ledger stored although they contradicted stored ones (`on_conflict: keep`), as
-     * the latest audit entries record them, newest first, with the claim as it is now.
+     * the latest audit entries record them, newest first, with the claim as it is now and the
+     * claims it contradicted (named by entries written since the ledger records their ids).
      */
     async keptConflicts(accountId: string, limit: number) {
-      const head = await db
-        .selectFrom('audit_heads')
-        .select('seq')
-        .where('account_id', '=', accountId)
-        .executeTakeFirst();
-      const entries = await db
-        .selectFrom('audit_log')
-        .select(['at', 'target', 'details'])
-        .where('account_id', '=', accountId)
-        .where('seq', '>', Number(head?.seq ?? 0) - SCAN_WINDOW)
-        .where('action', '=', 'claim.stored')
-        // Counts are written without leading zeros, so this is "conflicts is not 0".
-        .where('details', 'not like', '%"conflicts":0%')
-        .orderBy('seq', 'desc')
-        .limit(limit)
-        .execute();
-      const ids = [...new Set(entries.map((e) => e.target).filter((t): t is string => t !== null))];
-      const claims = new Map<string, { claim: string; status: string }>();
-      if (ids.length > 0) {
-        for (const c of await db
-          .selectFrom('claims')
-          .select(['id', 'claim', 'status'])
-          .where('account_id', '=', accountId)
-          .where('id', 'in', ids)
-          .execute())
-          claims.set(c.id, { claim: c.claim, status: c.status });
+      const entries = await conflictEntries(accountId, limit);
+      const claims = await claimsById(
+        accountId,
+        entries.flatMap((e) => [e.claimId, ...e.contradicts]),
+      );
+      return entries.map((e) => ({
+        ...e,
+        claim: claims.get(e.claimId),
+        contradicted: e.contradicts.flatMap((id) => {
+          const c = claims.get(id);
+          return c === undefined ? [] : [c];
+        }),
+      }));
+    },
+
+    /**
+     * For each of `claimIds`, the active claims it contradicts or is contradicted by, among the
+     * conflicts the latest audit entries record: the mark the claim list shows.
+     */
+    async contradictions(accountId: string, claimIds: readonly string[]) {
+      const wanted = new Set(claimIds);
+      const pairs = (await conflictEntries(accountId, SCAN_WINDOW)).flatMap((e) =>
+        e.contradicts.map((other) => [e.claimId, other] as const),
+      );
+      const relevant = pairs.filter(([a, b]) => wanted.has(a) || wanted.has(b));
+      const claims = await claimsById(accountId, relevant.flat());
+      const marks = new Map<string, ClaimRef[]>();
+      const mark = (id: string, otherId: string) => {
+        const other = claims.get(otherId);
+        if (!wanted.has(id) || other === undefined || other.status !== 'active') return;
+        const list = marks.get(id) ?? [];
+        if (!list.some((c) => c.id === otherId)) list.push(other);
+        marks.set(id, list);
+      };
+      for (const [a, b] of relevant) {
+        mark(a, b);
+        mark(b, a);
       }
-      return entries.map((e) => {
-        const details = JSON.parse(e.details) as { conflicts?: unknown; version?: unknown };
-        return {
-          at: e.at,
-          claimId: e.target ?? '',
-          conflicts: typeof details.conflicts === 'number' ? details.conflicts : 0,
-          version: typeof details.version === 'number' ? details.version : null,
-          claim: claims.get(e.target ?? ''),
-        };
-      });
+      return marks;
     },
 
     /**

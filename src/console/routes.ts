@@ -10,6 +10,7 @@ import { type ConsoleDeps, field, PAGE, sendPage } from './context.ts';
 import { html } from './html.ts';
 import { notice, page } from './layout.ts';
 import { auditPages } from './pages/audit.ts';
+import { billingPages } from './pages/billing.ts';
 import { escalationPages } from './pages/escalations.ts';
 import { evaluationPages } from './pages/evaluations.ts';
 import { keyPages } from './pages/keys.ts';
@@ -115,6 +116,7 @@ export function buildConsoleDeps(container: Container): ConsoleDeps {
     meter: container.meter,
     plans: container.plans,
     webhooks: container.services.webhooks,
+    billing: container.services.billing,
     policies: container.policies,
     publicUrlIsHttps: container.config.publicUrl?.startsWith('https:') ?? false,
   };
@@ -272,6 +274,7 @@ export function consoleRoutes(deps: ConsoleDeps): FastifyPluginAsync {
       keyPages(pages, deps);
       webhookPages(pages, deps);
       policyPages(pages, deps);
+      billingPages(pages, deps);
     });
   };
 }

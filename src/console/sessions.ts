@@ -9,6 +9,8 @@ export const SESSION_TTL_MS = 8 * 60 * 60 * 1000;
 
 export interface ConsoleSession {
   accountId: string;
+  /** The account's name, which the console shows where it would otherwise show the id. */
+  accountName: string;
   keyId: string;
   plan: string;
   /** The role of the key the session was opened with: operator or admin. */
@@ -73,7 +75,7 @@ export function createConsoleSessions(db: Kysely<Database>, now: () => Date = ()
         .selectFrom('console_sessions as s')
         .innerJoin('api_keys as k', 'k.id', 's.key_id')
         .innerJoin('accounts as a', 'a.id', 's.account_id')
-        .select(['s.account_id', 's.key_id', 's.expires_at', 'a.plan', 'k.role'])
+        .select(['s.account_id', 's.key_id', 's.expires_at', 'a.plan', 'a.name as account_name', 'k.role'])
         .where('s.token_hash', '=', sha256(token))
         .where('s.expires_at', '>', now().toISOString())
         .where('k.revoked_at', 'is', null)
@@ -82,6 +84,7 @@ export function createConsoleSessions(db: Kysely<Database>, now: () => Date = ()
       if (row === undefined) return undefined;
       return {
         accountId: row.account_id,
+        accountName: row.account_name,
         keyId: row.key_id,
         plan: row.plan,
         role: keyRoleOf(row.role),

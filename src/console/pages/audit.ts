@@ -2,10 +2,25 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ConsoleDeps, PAGE, param, sendPage, sessionOf } from '../context.ts';
 import { type Html, html } from '../html.ts';
 import { csrfField, type PageContext, page, time } from '../layout.ts';
-import { badge } from './shared.ts';
+import type { KeyNames } from '../repo.ts';
+import { badge, keyLabel } from './shared.ts';
 
 const PAGE_SIZE = 100;
 const DETAILS_CHARS = 200;
+const DETAILS_TITLE_CHARS = 4000;
+const TARGET_CHARS = 24;
+
+/** An entry's details, cut to a length a row can show; the whole text (to a bound) is its tooltip. */
+function details(text: string): Html {
+  if (text.length <= DETAILS_CHARS) return html`<code>${text}</code>`;
+  return html`<code title="${text.slice(0, DETAILS_TITLE_CHARS)}">${text.slice(0, DETAILS_CHARS)}…</code>`;
+}
+
+/** What an entry acted on: a key by its name, a long id or hash cut short with the whole as its tooltip. */
+function target(names: KeyNames, value: string | null): Html {
+  if (value === null || names.has(value) || value.length <= TARGET_CHARS) return keyLabel(names, value);
+  return html`<code title="${value}">${value.slice(0, TARGET_CHARS)}…</code>`;
+}
 
 export function auditPages(app: FastifyInstance, deps: ConsoleDeps): void {
   async function render(request: FastifyRequest, reply: FastifyReply, verification?: Html) {
@@ -13,7 +28,10 @@ export function auditPages(app: FastifyInstance, deps: ConsoleDeps): void {
     const ctx: PageContext = { session, current: '/console/audit' };
     const beforeParam = Number(param(request, 'before'));
     const before = Number.isSafeInteger(beforeParam) && beforeParam > 0 ? beforeParam : undefined;
-    const rows = await deps.repo.auditPage(session.accountId, before, PAGE_SIZE + 1);
+    const [rows, names] = await Promise.all([
+      deps.repo.auditPage(session.accountId, before, PAGE_SIZE + 1),
+      deps.repo.keyNames(session.accountId),
+    ]);
     const shown = rows.slice(0, PAGE_SIZE);
     const body = html`<section class="card" aria-labelledby="verify-title">
         <h2 id="verify-title">Chain verification</h2>
@@ -24,16 +42,17 @@ export function auditPages(app: FastifyInstance, deps: ConsoleDeps): void {
       ${
         shown.length === 0
           ? html`<p class="muted">The audit log is empty.</p>`
-          : html`<table>
+          : html`<table class="audit">
             <caption class="muted">Newest first</caption>
+            <colgroup><col class="seq"><col class="when"><col class="actor"><col class="action"><col class="target"><col></colgroup>
             <thead><tr><th scope="col" class="num">#</th><th scope="col">When</th><th scope="col">Actor</th>
               <th scope="col">Action</th><th scope="col">Target</th><th scope="col">Details</th></tr></thead>
             <tbody>${shown.map(
               (
                 e,
-              ) => html`<tr><td class="num">${e.seq}</td><td>${time(e.at)}</td><td><code>${e.actor}</code></td>
-                <td>${e.action}</td><td><code>${e.target ?? ''}</code></td>
-                <td><code>${e.details.length > DETAILS_CHARS ? `${e.details.slice(0, DETAILS_CHARS)}…` : e.details}</code></td></tr>`,
+              ) => html`<tr><td class="num">${e.seq}</td><td>${time(e.at)}</td><td>${keyLabel(names, e.actor)}</td>
+                <td>${e.action}</td><td>${target(names, e.target)}</td>
+                <td>${details(e.details)}</td></tr>`,
             )}</tbody>
           </table>`
       }

@@ -5,7 +5,7 @@ import { sha256 } from '../../lib/sha256.ts';
 import { type ConsoleDeps, field, PAGE, param, sendPage, sessionOf } from '../context.ts';
 import { type Html, html } from '../html.ts';
 import { csrfField, notice, type PageContext, page, time } from '../layout.ts';
-import { badge, gateOutcomes, payloadSummary } from './shared.ts';
+import { badge, gateOutcomes, keyLabel, payloadSummary } from './shared.ts';
 
 const PENDING_LIMIT = 100;
 const HISTORY_LIMIT = 50;
@@ -74,9 +74,10 @@ export function escalationPages(app: FastifyInstance, deps: ConsoleDeps): void {
   ) {
     const session = sessionOf(request);
     const ctx: PageContext = { session, current: '/console/escalations' };
-    const [pending, settled] = await Promise.all([
+    const [pending, settled, names] = await Promise.all([
       pendingOf(session.accountId),
       deps.repo.settledEscalations(session.accountId, HISTORY_LIMIT),
+      deps.repo.keyNames(session.accountId),
     ]);
     const body = html`${notice(message)}
       ${pendingSection(ctx, pending)}
@@ -96,7 +97,7 @@ export function escalationPages(app: FastifyInstance, deps: ConsoleDeps): void {
                   <td><a href="/console/evaluations/${e.evaluation_id}"><code>${e.action_type}</code></a></td>
                   <td>${time(e.created_at)}</td>
                   <td>${time(e.decided_at)}</td>
-                  <td><code>${e.decided_by ?? ''}</code></td>
+                  <td>${keyLabel(names, e.decided_by)}</td>
                   <td>${e.comment ?? ''}</td>
                 </tr>`,
               )}</tbody>

@@ -5,7 +5,7 @@ import { type ConsoleDeps, PAGE, param, sendPage, sessionOf } from '../context.t
 import { html } from '../html.ts';
 import { type PageContext, page, time } from '../layout.ts';
 import { SCAN_WINDOW, VERDICT_WINDOW } from '../repo.ts';
-import { badge, gateOutcomes, oneOf, options, payloadSummary } from './shared.ts';
+import { badge, gateOutcomes, keyLabel, oneOf, options, payloadSummary } from './shared.ts';
 
 const PAGE_SIZE = 50;
 const DECISIONS = ['ALLOWED', 'BLOCKED', 'ESCALATE'] as const;
@@ -90,7 +90,10 @@ export function evaluationPages(app: FastifyInstance, deps: ConsoleDeps): void {
   app.get('/console/evaluations/:id', PAGE, async (request, reply) => {
     const session = sessionOf(request);
     const { id } = request.params as { id: string };
-    const e = await deps.judgment.get(session.accountId, id);
+    const [e, names] = await Promise.all([
+      deps.judgment.get(session.accountId, id),
+      deps.repo.keyNames(session.accountId),
+    ]);
     const ctx: PageContext = { session, current: '/console/evaluations' };
     const body = html`<div class="card">
         <dl class="grid">
@@ -106,7 +109,7 @@ export function evaluationPages(app: FastifyInstance, deps: ConsoleDeps): void {
           <dt>Payload</dt><dd><pre>${payloadSummary(e.payload)}</pre></dd>
           <dt>Asked</dt><dd>${time(e.created_at)}</dd>
           <dt>Expires</dt><dd>${time(e.expires_at)}</dd>
-          <dt>Decided</dt><dd>${time(e.decided_at)} ${e.decided_by ? html`by <code>${e.decided_by}</code>` : ''}</dd>
+          <dt>Decided</dt><dd>${time(e.decided_at)} ${e.decided_by ? html`by ${keyLabel(names, e.decided_by)}` : ''}</dd>
           <dt>Comment</dt><dd>${e.comment ?? ''}</dd>
         </dl>
       </div>
@@ -134,15 +137,35 @@ export function evaluationPages(app: FastifyInstance, deps: ConsoleDeps): void {
     const decision = oneOf(param(request, 'decision'), ['allowed', 'rejected'] as const);
     const rawAction = param(request, 'action');
     const action = rawAction !== undefined && ACTION.test(rawAction) ? rawAction : undefined;
-    const window = await deps.repo.verdicts(session.accountId, VERDICT_WINDOW);
-    const matching = window
-      .filter(
-        (v) =>
-          (code === undefined || (code === 'OK' ? v.code === '' || v.code === 'OK' : v.code === code)) &&
-          (decision === undefined || v.decision === decision) &&
-          (action === undefined || v.action === action),
-      )
-      .slice(0, PAGE_SIZE);
+    const before = positiveInteger(param(request, 'before'));
+    const after = before === undefined ? positiveInteger(param(request, 'after')) : undefined;
+    const [scanned, names] = await Promise.all([
+      deps.repo.verdicts(session.accountId, { limit: VERDICT_WINDOW, before, after }),
+      deps.repo.keyNames(session.accountId),
+    ]);
+    const matching = scanned.filter(
+      (v) =>
+        (code === undefined || (code === 'OK' ? v.code === '' || v.code === 'OK' : v.code === code)) &&
+        (decision === undefined || v.decision === decision) &&
+        (action === undefined || v.action === action),
+    );
+    const { shown, newer, older } = verdictPage(scanned, matching, { before, after });
+    const link = (cursor: Record<string, number>) =>
+      `/console/verdicts?${new URLSearchParams({
+        ...Object.fromEntries(
+          Object.entries({ code, decision, action }).filter((e): e is [string, string] => e[1] !== undefined),
+        ),
+        ...Object.fromEntries(Object.entries(cursor).map(([k, v]) => [k, String(v)])),
+      })}`;
+    const pager = (where: string) => html`<nav class="pager" aria-label="Verdict pages, ${where}">
+        ${newer === undefined ? html`<span class="muted">Newer</span>` : html`<a href="${link({ after: newer })}" rel="prev">Newer</a>`}
+        ${
+          shown.length === 0
+            ? ''
+            : html`<span class="muted">#${shown[0]!.seq} to #${shown.at(-1)!.seq}</span>`
+        }
+        ${older === undefined ? html`<span class="muted">Older</span>` : html`<a href="${link({ before: older })}" rel="next">Older</a>`}
+      </nav>`;
     const body = html`<form method="get" action="/console/verdicts" class="filters" role="search" aria-label="Filter verdicts">
         <div><label for="v-code">Code</label>
           <select id="v-code" name="code">${options([...VERDICT_CODES, 'OK'], code, 'Any code')}</select></div>
@@ -152,20 +175,61 @@ export function evaluationPages(app: FastifyInstance, deps: ConsoleDeps): void {
           <input type="text" id="v-action" name="action" value="${action ?? ''}" placeholder="e.g. shell.exec"></div>
         <div><button type="submit">Filter</button></div>
       </form>
-      <p class="muted">Verdicts of POST /v1/evaluate as the audit log records them (never their payloads);
-        filters look at the latest ${VERDICT_WINDOW.toLocaleString('en-US')}.</p>
+      <p class="muted">Verdicts of POST /v1/evaluate as the audit log records them (never their payloads),
+        newest first, ${VERDICT_PAGE} to a page; each page's filters look at the next
+        ${VERDICT_WINDOW.toLocaleString('en-US')} verdicts.</p>
+      ${shown.length === 0 ? '' : pager('above')}
       ${
-        matching.length === 0
-          ? html`<p class="muted">No verdict matches.</p>`
-          : html`<table>
-            <thead><tr><th scope="col">When</th><th scope="col">Decision</th><th scope="col">Code</th>
+        shown.length === 0
+          ? html`<p class="muted">No verdict matches${scanned.length === VERDICT_WINDOW ? ' among these' : ''}.</p>`
+          : html`<table id="verdicts">
+            <thead><tr><th scope="col" class="num">#</th><th scope="col">When</th><th scope="col">Decision</th><th scope="col">Code</th>
               <th scope="col">Action</th><th scope="col">Key</th></tr></thead>
-            <tbody>${matching.map(
-              (v) => html`<tr><td>${time(v.at)}</td><td>${badge(v.decision)}</td><td>${v.code || 'OK'}</td>
-                <td><code>${v.action}</code></td><td><code>${v.actor}</code></td></tr>`,
+            <tbody>${shown.map(
+              (
+                v,
+              ) => html`<tr><td class="num">${v.seq}</td><td>${time(v.at)}</td><td>${badge(v.decision)}</td><td>${v.code || 'OK'}</td>
+                <td><code>${v.action}</code></td><td>${keyLabel(names, v.actor)}</td></tr>`,
             )}</tbody>
           </table>`
-      }`;
+      }
+      ${pager('below')}`;
     return sendPage(reply, page(ctx, 'Verdicts', body));
   });
+}
+
+const VERDICT_PAGE = 50;
+
+function positiveInteger(text: string | undefined): number | undefined {
+  const n = Number(text);
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
+/**
+ * One page of verdicts, newest first, and the cursors of the pages beside it. Rows were read
+ * newest first below `before` (or from the top), or oldest first above `after`; a window read to
+ * its end with fewer matches than a page continues on the next page from where it stopped.
+ */
+function verdictPage<T extends { seq: number }>(
+  scanned: readonly T[],
+  matching: readonly T[],
+  cursor: { before?: number | undefined; after?: number | undefined },
+): { shown: T[]; newer?: number; older?: number } {
+  const more = matching.length > VERDICT_PAGE || scanned.length === VERDICT_WINDOW;
+  if (cursor.after === undefined) {
+    const shown = matching.slice(0, VERDICT_PAGE);
+    const last = matching.length > VERDICT_PAGE ? shown.at(-1)!.seq : scanned.at(-1)?.seq;
+    return {
+      shown,
+      ...(cursor.before === undefined ? {} : { newer: shown[0]?.seq ?? cursor.before - 1 }),
+      ...(more && last !== undefined ? { older: last } : {}),
+    };
+  }
+  const shown = matching.slice(0, VERDICT_PAGE).reverse();
+  const first = matching.length > VERDICT_PAGE ? shown[0]!.seq : scanned.at(-1)?.seq;
+  return {
+    shown,
+    ...(more && first !== undefined ? { newer: first } : {}),
+    older: shown.at(-1)?.seq ?? cursor.after + 1,
+  };
 }

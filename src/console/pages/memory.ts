@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ConsoleDeps, PAGE, param, sendPage, sessionOf } from '../context.ts';
 import { type Html, html } from '../html.ts';
 import { csrfField, type PageContext, page, time } from '../layout.ts';
-import { SCAN_WINDOW } from '../repo.ts';
+import { type ClaimRef, SCAN_WINDOW } from '../repo.ts';
 import { badge, oneOf } from './shared.ts';
 
 const PAGE_SIZE = 50;
@@ -10,6 +10,15 @@ const PAGE_SIZE = 50;
 const SEARCH_TOP_K = 5;
 const QUERY_MAX = 2000;
 const STATUSES = ['active', 'superseded', 'deleted'] as const;
+
+/** The mark of a claim that contradicts other stored claims, naming them. */
+function contradictionMark(others: readonly ClaimRef[] | undefined): Html | string {
+  if (others === undefined || others.length === 0) return '';
+  return html`<span class="contradiction" role="note"><span aria-hidden="true">⚠</span> Contradicts ${others.map(
+    (c, i) =>
+      html`${i > 0 ? ', ' : ''}<a href="/console/memory/claims/${c.id}" title="${c.id}">“${c.claim}”</a> (<code>${c.short_id}</code>)`,
+  )}</span>`;
+}
 
 export function memoryPages(app: FastifyInstance, deps: ConsoleDeps): void {
   async function render(request: FastifyRequest, reply: FastifyReply, verification?: Html) {
@@ -27,6 +36,11 @@ export function memoryPages(app: FastifyInstance, deps: ConsoleDeps): void {
       query === undefined ? undefined : deps.ledger.search(session.accountId, query, SEARCH_TOP_K),
     ]);
     const shown = claims.slice(0, PAGE_SIZE);
+    // Only claims in force are marked: a superseded one's conflict is listed under supersession.
+    const marks = await deps.repo.contradictions(
+      session.accountId,
+      shown.filter((c) => c.status === 'active').map((c) => c.id),
+    );
     const body = html`<section aria-labelledby="chain-title" class="card">
         <h2 id="chain-title">Chain</h2>
         <dl class="grid">
@@ -79,7 +93,7 @@ export function memoryPages(app: FastifyInstance, deps: ConsoleDeps): void {
               <tbody>${shown.map(
                 (
                   c,
-                ) => html`<tr><td><a href="/console/memory/claims/${c.id}">${c.claim}</a></td><td>${c.source}</td>
+                ) => html`<tr><td><a href="/console/memory/claims/${c.id}">${c.claim}</a>${contradictionMark(marks.get(c.id))}</td><td>${c.source}</td>
                   <td class="num">${c.confidence}</td><td class="num">${c.version}</td><td>${badge(c.status)}</td>
                   <td>${time(c.updated_at)}</td></tr>`,
               )}</tbody>
@@ -112,12 +126,19 @@ export function memoryPages(app: FastifyInstance, deps: ConsoleDeps): void {
           kept.length === 0
             ? html`<p class="muted">No claim was kept while contradicting stored ones.</p>`
             : html`<table>
-              <thead><tr><th scope="col">When</th><th scope="col">Claim</th><th scope="col" class="num">Contradicted</th>
+              <thead><tr><th scope="col">When</th><th scope="col">Claim</th><th scope="col">Contradicted</th>
                 <th scope="col">Status now</th></tr></thead>
               <tbody>${kept.map(
                 (k) => html`<tr><td>${time(k.at)}</td>
                   <td>${k.claim ? html`<a href="/console/memory/claims/${k.claimId}">${k.claim.claim}</a>` : k.claimId}</td>
-                  <td class="num">${k.conflicts} stored claim${k.conflicts === 1 ? '' : 's'}</td>
+                  <td>${k.conflicts} stored claim${k.conflicts === 1 ? '' : 's'}${
+                    k.contradicted.length === 0
+                      ? ''
+                      : html`: ${k.contradicted.map(
+                          (c, i) =>
+                            html`${i > 0 ? ', ' : ''}<a href="/console/memory/claims/${c.id}">${c.claim}</a>`,
+                        )}`
+                  }</td>
                   <td>${k.claim ? badge(k.claim.status) : ''}</td></tr>`,
               )}</tbody>
             </table>`
@@ -141,9 +162,13 @@ export function memoryPages(app: FastifyInstance, deps: ConsoleDeps): void {
     const session = sessionOf(request);
     const { id } = request.params as { id: string };
     const { claim, versions } = await deps.ledger.get(session.accountId, id);
+    const marks =
+      claim.status === 'active'
+        ? await deps.repo.contradictions(session.accountId, [claim.id])
+        : new Map<string, ClaimRef[]>();
     const ctx: PageContext = { session, current: '/console/memory' };
     const body = html`<div class="card"><dl class="grid">
-        <dt>Claim</dt><dd>${claim.claim}</dd>
+        <dt>Claim</dt><dd>${claim.claim}${contradictionMark(marks.get(claim.id))}</dd>
         <dt>Id</dt><dd><code>${claim.id}</code> (<code>${claim.short_id}</code>)</dd>
         <dt>Status</dt><dd>${badge(claim.status)}</dd>
         <dt>Source</dt><dd>${claim.source}</dd>

@@ -1,5 +1,6 @@
 import type { EvaluationView } from '../../domains/judgment/index.ts';
 import { type Html, html } from '../html.ts';
+import type { KeyNames } from '../repo.ts';
 
 const PAYLOAD_SUMMARY_CHARS = 240;
 
@@ -32,4 +33,15 @@ export function options(values: readonly string[], selected: string | undefined,
   return html`<option value="">${anyLabel}</option>${values.map(
     (v) => html`<option value="${v}"${v === selected ? html` selected` : ''}>${v}</option>`,
   )}`;
+}
+
+/**
+ * Who did something, as people know it: a key's name, with its id as the tooltip; an actor that is
+ * no key of the account (`system`, `checkout`) as it is written.
+ */
+export function keyLabel(names: KeyNames, id: string | null | undefined): Html {
+  if (id === null || id === undefined || id === '') return html``;
+  const name = names.get(id);
+  if (name === undefined) return html`<code>${id}</code>`;
+  return html`<span class="key-name" title="Key ${id}">${name}</span>`;
 }

@@ -68,7 +68,7 @@ export function usagePages(app: FastifyInstance, deps: ConsoleDeps): void {
     const [stored, monthly, verdicts] = await Promise.all([
       deps.usage.dailyForAccount(session.accountId, first, today),
       deps.usage.monthlyCallsForAccount(session.accountId, month),
-      deps.repo.verdicts(session.accountId, VERDICT_WINDOW),
+      deps.repo.verdicts(session.accountId, { limit: VERDICT_WINDOW }),
     ]);
     const perDay = new Map<string, number>();
     const perEndpoint = new Map<string, number>();

@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../errors.ts';
-import { type ConsoleDeps, PAGE, sendPage, sessionOf } from '../context.ts';
+import { AppError, Errors } from '../../errors.ts';
+import { type ConsoleDeps, field, OPERATOR_PAGE, sendPage, sessionOf } from '../context.ts';
 import { type Html, html } from '../html.ts';
 import { csrfField, notice, type PageContext, page, time } from '../layout.ts';
 import { badge } from './shared.ts';
 
 const DELIVERIES_SHOWN = 10;
+const URL_MAX = 2000;
+const DESCRIPTION_MAX = 500;
 
 type Outcome = { message?: { kind: 'ok' | 'error'; text: string }; secret?: Html };
 
@@ -22,7 +24,25 @@ export function webhookPages(app: FastifyInstance, deps: ConsoleDeps): void {
         ${csrfField(ctx)}<button type="submit" class="${kind}" aria-label="${label} for ${name}">${label}</button>
       </form>`;
     const body = html`${notice(outcome.message)}${outcome.secret ?? ''}
-      ${endpoints.length === 0 ? html`<p class="muted">No webhook endpoint yet. Register one with POST /webhooks.</p>` : ''}
+      <section class="card" aria-labelledby="create-title">
+        <h2 id="create-title">Add an endpoint</h2>
+        <form method="post" action="/console/webhooks">
+          ${csrfField(ctx)}
+          <label for="wh-url">URL</label>
+          <input type="url" id="wh-url" name="url" required maxlength="${URL_MAX}" placeholder="https://example.com/arbiter-events">
+          <label for="wh-description">Description (optional)</label>
+          <input type="text" id="wh-description" name="description" maxlength="${DESCRIPTION_MAX}">
+          <fieldset class="event-types">
+            <legend>Events (none ticked: all of them)</legend>
+            ${deps.webhooks.eventTypes().map(
+              (t) => html`<label class="check"><input type="checkbox" name="event_types" value="${t.type}">
+                <code>${t.type}</code> <span class="muted">${t.description}</span></label>`,
+            )}
+          </fieldset>
+          <div class="actions"><button type="submit" class="primary">Add endpoint</button></div>
+        </form>
+      </section>
+      ${endpoints.length === 0 ? html`<p class="muted">No webhook endpoint yet.</p>` : ''}
       ${endpoints.map((e, i) => {
         const { deliveries } = logs[i]!;
         return html`<section class="card" aria-labelledby="wh-${e.id}">
@@ -38,6 +58,7 @@ export function webhookPages(app: FastifyInstance, deps: ConsoleDeps): void {
             ${e.status === 'disabled' ? button(e.id, 'enable', 'Re-enable', e.url, 'primary') : ''}
             ${e.status === 'enabled' ? button(e.id, 'test', 'Send test event', e.url) : ''}
             ${button(e.id, 'rotate-secret', 'Rotate secret', e.url)}
+            ${button(e.id, 'delete', 'Delete', e.url, 'danger')}
           </div>
           <h3>Recent deliveries</h3>
           ${
@@ -79,9 +100,46 @@ export function webhookPages(app: FastifyInstance, deps: ConsoleDeps): void {
     }
   }
 
-  app.get('/console/webhooks', PAGE, (request, reply) => render(request, reply));
+  app.get('/console/webhooks', OPERATOR_PAGE, (request, reply) => render(request, reply));
 
-  app.post('/console/webhooks/:id/enable', PAGE, (request, reply) =>
+  app.post('/console/webhooks', OPERATOR_PAGE, (request, reply) =>
+    act(request, reply, async () => {
+      const body = request.body as Record<string, string | string[]> | undefined;
+      const types = body?.event_types ?? [];
+      const url = field(request, 'url')?.trim() ?? '';
+      const description = field(request, 'description')?.trim() ?? '';
+      if (url === '' || url.length > URL_MAX) {
+        throw Errors.validation(`An endpoint needs a URL of 1 to ${URL_MAX} characters`);
+      }
+      if (description.length > DESCRIPTION_MAX) {
+        throw Errors.validation(`A description is at most ${DESCRIPTION_MAX} characters`);
+      }
+      const created = await deps.webhooks.create(sessionOf(request), {
+        url,
+        description,
+        event_types: Array.isArray(types) ? types : [types],
+      });
+      return {
+        secret: html`<div class="card" role="status"><h2>Endpoint <code>${created.url}</code> added</h2>
+          <p>Its signing secret, shown only this once: deliveries carry a Standard Webhooks signature made with it.</p>
+          <code class="secret" id="new-secret">${created.secret}</code></div>`,
+      };
+    }),
+  );
+
+  app.post('/console/webhooks/:id/delete', OPERATOR_PAGE, (request, reply) =>
+    act(request, reply, async () => {
+      const session = sessionOf(request);
+      const { id } = request.params as { id: string };
+      const endpoint = await deps.webhooks.get(session.accountId, id);
+      await deps.webhooks.remove(session, id);
+      return {
+        message: { kind: 'ok', text: `The endpoint ${endpoint.url} is deleted; nothing more is sent to it.` },
+      };
+    }),
+  );
+
+  app.post('/console/webhooks/:id/enable', OPERATOR_PAGE, (request, reply) =>
     act(request, reply, async () => {
       const { id } = request.params as { id: string };
       const endpoint = await deps.webhooks.enable(sessionOf(request), id);
@@ -89,7 +147,7 @@ export function webhookPages(app: FastifyInstance, deps: ConsoleDeps): void {
     }),
   );
 
-  app.post('/console/webhooks/:id/rotate-secret', PAGE, (request, reply) =>
+  app.post('/console/webhooks/:id/rotate-secret', OPERATOR_PAGE, (request, reply) =>
     act(request, reply, async () => {
       const { id } = request.params as { id: string };
       const rotated = await deps.webhooks.rotateSecret(sessionOf(request), id);
@@ -101,7 +159,7 @@ export function webhookPages(app: FastifyInstance, deps: ConsoleDeps): void {
     }),
   );
 
-  app.post('/console/webhooks/:id/test', PAGE, (request, reply) =>
+  app.post('/console/webhooks/:id/test', OPERATOR_PAGE, (request, reply) =>
     act(request, reply, async () => {
       const { id } = request.params as { id: string };
       const sent = await deps.webhooks.sendTest(sessionOf(request), id);
@@ -109,7 +167,7 @@ export function webhookPages(app: FastifyInstance, deps: ConsoleDeps): void {
     }),
   );
 
-  app.post('/console/webhooks/:id/deliveries/:delivery/redeliver', PAGE, (request, reply) =>
+  app.post('/console/webhooks/:id/deliveries/:delivery/redeliver', OPERATOR_PAGE, (request, reply) =>
     act(request, reply, async () => {
       const { id, delivery } = request.params as { id: string; delivery: string };
       const sent = await deps.webhooks.redeliver(sessionOf(request), id, delivery);

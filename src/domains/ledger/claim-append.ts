@@ -182,7 +182,12 @@ export function createClaimAppender({ deps, repo }: LedgerContext) {
         actor,
         action: 'claim.stored',
         target: id,
-        details: { version, conflicts: conflicts.length },
+        // The contradicted claims by id, so a reader (the console) can name them, not only count them.
+        details: {
+          version,
+          conflicts: conflicts.length,
+          ...(conflicts.length > 0 && { contradicts: conflicts.map((c) => c.id) }),
+        },
         at,
       },
       ...superseded.map((s) => ({
