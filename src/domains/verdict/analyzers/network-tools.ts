@@ -1,7 +1,14 @@
 import { type CatalogueContext, judgeArgv } from '../catalogue/index.ts';
 import type { Finding } from '../codes.ts';
 import { describeKinds, findSensitive, type SensitiveFinding, sensitiveFileKind } from './egress/content.ts';
-import { isLoopbackHost, type LocalService, localService } from './egress/local-services.ts';
+import {
+  isLoopbackHost,
+  type LocalService,
+  localService,
+  parseHttpUrl,
+  urlHost,
+  webLocalService,
+} from './egress/local-services.ts';
 import { analyzeHost, analyzeUrl, contentFindings, type EgressSettings, isTrustedHost } from './egress.ts';
 import { carriesSubstitution, DNS_TOOLS, planFor } from './network-tools/plans.ts';
 import { classifyPath, describePathClass, normalizePath, type PathContext } from './paths.ts';
@@ -95,11 +102,6 @@ function builtName(word: ToolWord, host: string): boolean {
   return host !== '' && (host.startsWith('.') || host.includes('..') || host.startsWith('-'));
 }
 
-function urlHost(text: string): string | undefined {
-  const m = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)/i.exec(text);
-  return m ? m[1]! : undefined;
-}
-
 function block(message: string, location: string): Finding {
   return { code: 'EXFILTRATION_BLOCKED', message, location };
 }
@@ -189,30 +191,6 @@ function producerKind(
 
 /** Tools that open a raw connection and send what their input holds. */
 const RAW_SOCKETS = new Set(['nc', 'ncat', 'netcat', 'socat', 'telnet']);
-
-const WEB_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
-
-/** A web URL on loopback as the agent's own service or not; undefined for any other URL. */
-function webLocalService(text: string, origins: readonly string[] | undefined): LocalService | undefined {
-  // As written: the URL parser reads `2130706433` as 127.0.0.1, a spelling no dev server has.
-  if (!isLoopbackHost(urlHost(text) ?? '')) return undefined;
-  const url = parseHttpUrl(text);
-  const defaultPort = url === undefined ? undefined : WEB_PORTS[url.protocol];
-  if (url === undefined || defaultPort === undefined) return undefined;
-  return localService(url.hostname, url.port === '' ? defaultPort : Number(url.port), {
-    path: url.pathname,
-    scheme: url.protocol.slice(0, -1),
-    ...(origins ? { origins } : {}),
-  });
-}
-
-function parseHttpUrl(text: string): URL | undefined {
-  try {
-    return new URL(text);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * What has no business reaching even the agent's own service: private keys, tokens a known

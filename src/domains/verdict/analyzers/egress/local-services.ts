@@ -109,3 +109,36 @@ export function localOriginProblem(origin: URL): string | undefined {
   if (never !== undefined) return `is ${never}: never a local origin`;
   return undefined;
 }
+
+/** The host of a URL as written, before any parsing normalises it. */
+export function urlHost(text: string): string | undefined {
+  const m = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)/i.exec(text);
+  return m ? m[1]! : undefined;
+}
+
+const WEB_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
+
+/** A web URL on loopback as the agent's own service or not; undefined for any other URL. */
+export function webLocalService(
+  text: string,
+  origins: readonly string[] | undefined,
+): LocalService | undefined {
+  // As written: the URL parser reads `2130706433` as 127.0.0.1, a spelling no dev server has.
+  if (!isLoopbackHost(urlHost(text) ?? '')) return undefined;
+  const url = parseHttpUrl(text);
+  const defaultPort = url === undefined ? undefined : WEB_PORTS[url.protocol];
+  if (url === undefined || defaultPort === undefined) return undefined;
+  return localService(url.hostname, url.port === '' ? defaultPort : Number(url.port), {
+    path: url.pathname,
+    scheme: url.protocol.slice(0, -1),
+    ...(origins ? { origins } : {}),
+  });
+}
+
+export function parseHttpUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}

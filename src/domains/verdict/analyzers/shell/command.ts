@@ -230,7 +230,10 @@ const WINDOWS_PROGRAMS =
 function isWindowsLine(program: Field, argv: readonly Field[]): boolean {
   const name = baseName(program.raw ?? program.text).replace(/\.(?:exe|com)$/i, '');
   if (WINDOWS_PROGRAMS.test(name)) return true;
-  return argv.some((a) => a.raw !== undefined && /^[A-Za-z]:\\|^\\\\|\\Windows\\/i.test(a.raw));
+  // `C:\x`, `\\host\share`, `%USERPROFILE%\x`: an argument only cmd reads this way.
+  return argv.some(
+    (a) => a.raw !== undefined && /^[A-Za-z]:\\|^\\\\|\\Windows\\|^%[A-Za-z_]\w*%\\/i.test(a.raw),
+  );
 }
 
 const ENVIRONMENT = 'the process environment (where secrets such as API keys live)';

@@ -1,4 +1,4 @@
-import { child, type Field, type Stream, type Walk } from './state.ts';
+import { child, describeStream, type Field, type Stream, type Walk } from './state.ts';
 import { writtenFile } from './written-files.ts';
 
 /** crontab tables the command line installs, judged as the jobs they will run. */
@@ -6,7 +6,8 @@ import { writtenFile } from './written-files.ts';
 /**
  * `crontab -` or `crontab file` installs the table it reads: each job's command will run, so it
  * is judged now (`(crontab -l; echo '* * * * * rm -rf /') | crontab -`). The table is the
- * standard input or a file written earlier in the command line; one of unknown content is not judged.
+ * standard input or a file written earlier in the command line; one of unknown content leaves the
+ * step unrecognised (a person is asked), while a table file named on its own is judged as a file.
  */
 export function judgeCrontab(args: Field[], walk: Walk, stdin?: Stream): void {
   const valued = new Set(['-u']);
@@ -20,7 +21,17 @@ export function judgeCrontab(args: Field[], walk: Walk, stdin?: Stream): void {
     } else table ??= args[i];
   }
   const content = table === undefined || table.text === '-' ? stdin : writtenFile(table, walk);
-  if (content?.literal === undefined) return;
+  if (content?.literal === undefined) {
+    // A table of unknown content: jobs that will run by themselves, and no one knows which.
+    if (table === undefined || table.text === '-' || content !== undefined) {
+      walk.steps.push({
+        effects: [{ kind: 'persistence', target: 'crontab' }],
+        recognised: false,
+        unrecognised: `crontab installs a table from ${describeStream(content) ?? 'its input'}, whose jobs are not known`,
+      });
+    }
+    return;
+  }
   const inner = child(walk);
   if (!inner) return;
   for (const line of content.literal.split('\n').slice(0, 256)) {

@@ -139,6 +139,45 @@ const FIND_NARROWING = new Set([
   '-newermt',
 ]);
 
+/**
+ * Where credential stores sit below a search root: a `find -name` glob that matches one of these
+ * names (`id_*`, `*credentials*`, `.env*`) can hand it to the `-exec` command.
+ */
+const STORES_BELOW_A_ROOT = [
+  '.ssh/id_rsa',
+  '.ssh/id_ed25519',
+  '.ssh/id_ecdsa',
+  '.aws/credentials',
+  '.docker/config.json',
+  '.kube/config',
+  '.netrc',
+  '.pgpass',
+  '.git-credentials',
+  '.env',
+];
+
+/** `find -name` globs as anchored regular expressions: `*`, `?` and plain characters only. */
+function globMatches(glob: string, name: string): boolean {
+  if (glob.length > 128 || /[[\\]/.test(glob)) return false;
+  const pattern = glob
+    .replace(/[.+^${}()|]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
+  return new RegExp(`^${pattern}$`, 'i').test(name);
+}
+
+/** Credential stores under the roots that the name globs of a find would match. */
+function storesMatching(globs: readonly string[], roots: readonly Field[]): Field[] {
+  if (globs.length === 0) return [];
+  const stores = STORES_BELOW_A_ROOT.filter((store) => {
+    const base = store.slice(store.lastIndexOf('/') + 1);
+    return globs.some((glob) => globMatches(glob, base));
+  });
+  return roots.flatMap((root) =>
+    stores.map((store) => ({ ...root, text: `${root.text.replace(/\/+$/, '')}/${store}` })),
+  );
+}
+
 export function judgeFind(args: Field[], walk: Walk): Stream {
   const roots: Field[] = [];
   let i = 0;
@@ -192,8 +231,14 @@ export function judgeFind(args: Field[], walk: Walk): Stream {
     const matches = !narrowed
       ? effectiveRoots
       : literal !== undefined
-        ? effectiveRoots.map((root) => ({ ...root, text: `${root.text.replace(/\/+$/, '')}/${literal}` }))
-        : [{ text: 'matched-file', dynamic: false }];
+        ? [
+            ...effectiveRoots.map((root) => ({
+              ...root,
+              text: `${root.text.replace(/\/+$/, '')}/${literal}`,
+            })),
+            ...storesMatching(named, effectiveRoots),
+          ]
+        : [{ text: 'matched-file', dynamic: false }, ...storesMatching(named, effectiveRoots)];
     for (const match of matches.slice(0, MAX_ITEMS)) {
       walk.run.command(
         command.map((a) =>

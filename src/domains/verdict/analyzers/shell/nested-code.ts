@@ -1,3 +1,4 @@
+import { webLocalService } from '../egress/local-services.ts';
 import { analyzeUrl, isTrustedHost } from '../egress.ts';
 import { judgeDatabaseCode } from './db-code.ts';
 import { wipeTarget } from './destruction.ts';
@@ -199,6 +200,8 @@ export function runInlineCode(code: Field, language: ReturnType<typeof languageO
       judgePath(text, walk, false);
     },
     url(text) {
+      // As from the shell itself: the agent's own dev server on loopback is its environment.
+      if (webLocalService(text, walk.ctx.egress.local_origins)?.own === true) return;
       walk.findings.push(...analyzeUrl(text, walk.ctx.egress));
     },
     code(more) {
