@@ -210,21 +210,37 @@ export function domainOf(file: string): string | undefined {
 }
 
 /**
+ * Domain edges tolerated for now, each `importing file → imported file`: the egress analyzer
+ * still takes the secret scanner through the ledger's door (it lives in `src/shared/secrets/`
+ * since; the analyzers are being split elsewhere). Remove an entry once its import is rewritten.
+ */
+export const TOLERATED_DOMAIN_EDGES = [
+  'src/domains/verdict/analyzers/egress/content.ts → src/domains/ledger/index.ts',
+  'src/domains/verdict/analyzers/egress/destination-signs.ts → src/domains/ledger/index.ts',
+];
+
+/**
  * Circles between domains: each `src/domains/<name>/` is taken as one module, since a domain is
  * used through its door and two domains that import each other cannot be understood apart even
- * when no single file loops. Each hop into or out of a domain is printed as the import that makes
- * it; `⋯` stands for the way inside a domain. Only circles through two domains or more are
- * listed; the rest are file circles already.
+ * when no single file loops. A domain's `routes.ts` is left out of its domain: it is the HTTP
+ * layer above every service (it reaches `src/http/auth.ts`, which reads api-keys), registered by
+ * `app.ts`. Each hop into or out of a domain is printed as the import that makes it; `⋯` stands
+ * for the way inside a domain. Only circles through two domains or more are listed; the rest are
+ * file circles already.
  */
-export function findDomainCircles(graph: Map<string, string[]>): string[][] {
+export function findDomainCircles(
+  graph: Map<string, string[]>,
+  tolerated: readonly string[] = TOLERATED_DOMAIN_EDGES,
+): string[][] {
   const unit = (file: string) => {
     const domain = domainOf(file);
-    return domain === undefined ? file : `src/domains/${domain}/`;
+    return domain === undefined || file.endsWith('/routes.ts') ? file : `src/domains/${domain}/`;
   };
   const collapsed = new Map<string, Set<string>>();
   const witness = new Map<string, [string, string]>();
   for (const [from, targets] of graph) {
     for (const to of targets) {
+      if (tolerated.includes(`${from} → ${to}`)) continue;
       const [a, b] = [unit(from), unit(to)];
       if (a === b) continue;
       if (!collapsed.has(a)) collapsed.set(a, new Set());
