@@ -9,8 +9,9 @@
  * Type-only imports count. They vanish at run time, so they cannot break module initialisation,
  * but a circle is a design fault before it is a runtime one: a type that two modules pass back
  * and forth belongs to neither, and a type-only edge today becomes a value edge with the next
- * change. Dynamic `import()` counts for the same reason. Tests (`*.test.ts`) are left out: no
- * module imports a test.
+ * change. Dynamic `import()` and a worker's `new URL('./worker.ts', import.meta.url)` count for
+ * the same reason (references are read as `check-domain-imports.ts` reads them). Tests
+ * (`*.test.ts`) are left out: no module imports a test.
  *
  *   tsx scripts/check-import-circles.ts [root]
  * Prints each circle as a path of files (`a.ts → b.ts → a.ts`); exits 1 if there is one.
@@ -19,6 +20,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { moduleReferences } from './check-domain-imports.ts';
 
 /** Folders whose modules are checked, relative to the root; `*` matches one folder name. */
 export const CHECKED = ['src', 'packages/*/src'];
@@ -56,27 +58,6 @@ function checkedDirs(root: string): string[] {
   });
 }
 
-/** Every module specifier in a file: imports, `export … from`, `import()` and `import('…')` types. */
-function specifiers(source: ts.SourceFile): string[] {
-  const found: string[] = [];
-  const add = (node: ts.Node | undefined) => {
-    if (node && ts.isStringLiteralLike(node)) found.push(node.text);
-  };
-  const visit = (node: ts.Node): void => {
-    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) add(node.moduleSpecifier);
-    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
-      add(node.moduleReference.expression);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
-      add(node.arguments[0]);
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
-      add(node.argument.literal);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
-}
-
 function compilerOptions(root: string): ts.CompilerOptions {
   const configPath = path.join(root, 'tsconfig.json');
   const read = ts.readConfigFile(configPath, ts.sys.readFile);
@@ -99,7 +80,7 @@ export function importGraph(root: string): Map<string, string[]> {
     const source = ts.createSourceFile(abs, readFileSync(abs, 'utf8'), ts.ScriptTarget.Latest, true);
     const targets = new Set<string>();
     const mode = ts.getImpliedNodeFormatForFile(abs, cache.getPackageJsonInfoCache(), host, options);
-    for (const specifier of specifiers(source)) {
+    for (const { specifier } of moduleReferences(source)) {
       const resolved = ts.resolveModuleName(specifier, abs, options, host, cache, undefined, mode)
         .resolvedModule?.resolvedFileName;
       if (resolved && known.has(path.resolve(resolved))) targets.add(rel(path.resolve(resolved)));
