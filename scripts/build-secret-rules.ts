@@ -10,9 +10,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'smol-toml';
-import { type JsPattern, re2ToJs } from '../src/domains/ledger/pii/re2-to-js.ts';
-import type { SecretAllowlist, SecretRule, SecretRuleSet } from '../src/domains/ledger/pii/secret-rules.ts';
-import { MAX_SCAN_WINDOW } from '../src/domains/ledger/pii/secret-rules.ts';
+import type {
+  JsPattern,
+  SecretAllowlist,
+  SecretRule,
+  SecretRuleSet,
+} from '../src/shared/secrets/secret-rules.ts';
+import { MAX_SCAN_WINDOW } from '../src/shared/secrets/secret-rules.ts';
+import { re2ToJs } from './lib/re2-to-js.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -23,7 +28,7 @@ function arg(name: string, fallback: string): string {
 
 const src = arg('--src', join(repoRoot, '../shared/data/raw/gitleaks/config/gitleaks.toml'));
 const commit = arg('--commit', 'b58d3f102cf3');
-const out = join(repoRoot, 'src/domains/ledger/pii/secret-rules.json');
+const out = join(repoRoot, 'src/shared/secrets/secret-rules.json');
 
 interface TomlAllowlist {
   regexes?: string[];

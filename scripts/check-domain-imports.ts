@@ -53,7 +53,7 @@ function* sourceFiles(dir: string): Generator<string> {
 }
 
 /** Every string that names a module or a file beside the code, with its position. */
-function moduleReferences(source: ts.SourceFile): { specifier: string; pos: number }[] {
+export function moduleReferences(source: ts.SourceFile): { specifier: string; pos: number }[] {
   const found: { specifier: string; pos: number }[] = [];
   const add = (node: ts.Node | undefined) => {
     if (node && ts.isStringLiteralLike(node))

@@ -6,8 +6,8 @@ import { createContainer } from '../src/container.ts';
 import { createEmbedder } from '../src/domains/ledger/embeddings/factory.ts';
 import { relevanceFloorFor } from '../src/domains/ledger/search/hybrid.ts';
 import { Bm25Index } from '../src/domains/ledger/search/lexical.ts';
-import { InMemoryHybridIndex } from '../src/domains/ledger/search/memory-index.ts';
 import { createLogger } from '../src/logger.ts';
+import { InMemoryHybridIndex } from './lib/memory-index.ts';
 import { scratchDatabase } from './lib/scratch-database.ts';
 
 /**

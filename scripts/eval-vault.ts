@@ -8,8 +8,8 @@ import { cosine, type Embedder } from '../src/domains/ledger/embeddings/embedder
 import { createEmbedder } from '../src/domains/ledger/embeddings/factory.ts';
 import { detectPii, type PiiType } from '../src/domains/ledger/pii/scrubber.ts';
 import { relevanceFloorFor } from '../src/domains/ledger/search/hybrid.ts';
-import { InMemoryHybridIndex } from '../src/domains/ledger/search/memory-index.ts';
 import { createLogger } from '../src/logger.ts';
+import { InMemoryHybridIndex } from './lib/memory-index.ts';
 import { scratchDatabase } from './lib/scratch-database.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import Type, { type Static } from 'typebox';
 import { Value } from 'typebox/value';
-import { isWellFormedKey } from './domains/api-keys/index.ts';
-import { loadPlans, type Plan } from './domains/plans/index.ts';
+import { isWellFormedKey } from './lib/key-shape.ts';
+import { loadPlans, type Plan } from './lib/plan-catalogue.ts';
 import { parseSecretKey } from './lib/secret-box.ts';
 
 /**

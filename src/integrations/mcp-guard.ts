@@ -11,6 +11,7 @@ import {
 } from '@arbiter/sdk';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { ACTOR_ROLES, IMPACT_SCOPES } from '../shared/action-vocabulary.ts';
 import { toolError } from './mcp-server.ts';
 
 /**
@@ -20,8 +21,8 @@ import { toolError } from './mcp-server.ts';
 export const GuardConfigSchema = z
   .object({
     actor: z.string().min(1).max(200).optional(),
-    actor_role: z.enum(['user', 'admin', 'assistant']).optional(),
-    impact_scope: z.enum(['internal', 'external', 'critical']).optional(),
+    actor_role: z.enum(ACTOR_ROLES).optional(),
+    impact_scope: z.enum(IMPACT_SCOPES).optional(),
     tools: z
       .record(
         z.string(),

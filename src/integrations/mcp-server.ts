@@ -3,6 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import pkg from '../../package.json' with { type: 'json' };
+import { ACTOR_ROLES, IMPACT_SCOPES } from '../shared/action-vocabulary.ts';
 
 const json = (value: unknown): CallToolResult => ({
   content: [{ type: 'text', text: JSON.stringify(value, null, 2) }],
@@ -22,8 +23,8 @@ async function answer(run: () => Promise<CallToolResult>): Promise<CallToolResul
   }
 }
 
-const Role = z.enum(['user', 'admin', 'assistant']);
-const Scope = z.enum(['internal', 'external', 'critical']);
+const Role = z.enum(ACTOR_ROLES);
+const Scope = z.enum(IMPACT_SCOPES);
 
 /** The MCP server of Arbiter's own tools, answering through an Arbiter client. */
 export function createArbiterMcpServer(arbiter: Arbiter, version: string): McpServer {

@@ -1,4 +1,4 @@
-import type { Principal } from './service.ts';
+import type { Principal } from './principal.ts';
 
 interface Entry {
   principal: Principal;

@@ -1,15 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { KEY_PREFIX } from '../../lib/key-shape.ts';
 import { sha256 } from '../../lib/sha256.ts';
 
-/** Secret keys: `arbiter_sk_` followed by 32 or more base62 characters (DESIGN "Contract decisions"). */
-export const KEY_PREFIX = 'arbiter_sk_';
+export { isWellFormedKey } from '../../lib/key-shape.ts';
+
 const KEY_BODY_LENGTH = 40;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const WELL_FORMED = /^arbiter_sk_[0-9A-Za-z]{32,128}$/;
-
-export function isWellFormedKey(candidate: string): boolean {
-  return WELL_FORMED.test(candidate);
-}
 
 /** A fresh key with ~238 bits of entropy; rejection sampling keeps every character equally likely. */
 export function generateKey(): string {

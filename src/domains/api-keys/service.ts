@@ -9,17 +9,10 @@ import type { UsageMeter } from '../usage/index.ts';
 import { emitEvent } from '../webhooks/index.ts';
 import type { KeyCache } from './key-cache.ts';
 import { generateKey, hashKey, isWellFormedKey, maskKey } from './key-format.ts';
+import type { Principal } from './principal.ts';
 import type { ApiKeysRepo } from './repo.ts';
 import { DEFAULT_KEY_ROLE, type KeyRole, keyRoleOf, roleAllows } from './roles.ts';
 import type { CreatedKeySchema, ListedKeySchema } from './schemas.ts';
-
-/** Who is calling: resolved from a bearer key on every authenticated request. */
-export interface Principal {
-  keyId: string;
-  accountId: string;
-  plan: string;
-  role: KeyRole;
-}
 
 /** The new key with its secret; the route adds `success`. */
 export type CreatedKey = Omit<Static<typeof CreatedKeySchema>, 'success'>;

@@ -6,7 +6,7 @@ import { insertRows } from '../../db/insert-rows.ts';
 import type { AuditLogTable, Database } from '../../db/schema.ts';
 import { storedIds } from '../../db/stored-ids.ts';
 import { timeOrderedId } from '../../lib/time-ordered-id.ts';
-import type { EventType } from '../webhooks/index.ts';
+import type { EventType } from '../../shared/event-types.ts';
 
 export interface AuditEvent {
   /**

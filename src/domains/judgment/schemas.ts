@@ -1,11 +1,14 @@
-import { Type } from 'typebox';
+import { type TLiteral, Type } from 'typebox';
 import { Uuid } from '../../http/common-schemas.ts';
 import { ExpectedStateHash } from '../../lib/state-precondition.ts';
+import { ACTOR_ROLES, IMPACT_SCOPES } from '../../shared/action-vocabulary.ts';
 import { AgentContextSchema } from '../verdict/index.ts';
 import { GATE_NAMES, type GateName } from './gates.ts';
 
-const Role = Type.Union([Type.Literal('user'), Type.Literal('admin'), Type.Literal('assistant')]);
-const Scope = Type.Union([Type.Literal('internal'), Type.Literal('external'), Type.Literal('critical')]);
+/** One literal per word, in order (`anyOf` of `const`, as the API has always described them). */
+type Literals<T extends readonly string[]> = { -readonly [K in keyof T]: TLiteral<T[K]> };
+const Role = Type.Union(ACTOR_ROLES.map((w) => Type.Literal(w)) as Literals<typeof ACTOR_ROLES>);
+const Scope = Type.Union(IMPACT_SCOPES.map((w) => Type.Literal(w)) as Literals<typeof IMPACT_SCOPES>);
 const DecisionSchema = Type.Union([
   Type.Literal('ALLOWED'),
   Type.Literal('BLOCKED'),

@@ -1,3 +1,23 @@
+import {
+  ACTION_KINDS,
+  ACTOR_ROLES,
+  type ActionKind,
+  type ActorRole,
+  IMPACT_SCOPES,
+  type ImpactScope,
+} from '../../shared/action-vocabulary.ts';
+
+export {
+  ACTION_KINDS,
+  ACTOR_ROLES as ROLES,
+  type ActionKind,
+  type ActorRole,
+  IMPACT_SCOPES as SCOPES,
+  type ImpactScope,
+} from '../../shared/action-vocabulary.ts';
+
+const quoted = (words: readonly string[]) => words.map((w) => JSON.stringify(w)).join(', ');
+
 /**
  * The Cedar schema every account's policies are validated against (strict mode). Roles and
  * scopes are enumerated groups, so `principal in Arbiter::Role::"assistant"` and
@@ -6,9 +26,9 @@
  * (`Arbiter::Target::"db.query"`) placed in its impact scope.
  */
 export const CEDAR_SCHEMA = `namespace Arbiter {
-  entity Role enum ["user", "admin", "assistant"];
+  entity Role enum [${quoted(ACTOR_ROLES)}];
   entity Actor in [Role];
-  entity Scope enum ["internal", "external", "critical"];
+  entity Scope enum [${quoted(IMPACT_SCOPES)}];
   entity Target in [Scope];
 
   type Context = {
@@ -25,19 +45,10 @@ export const CEDAR_SCHEMA = `namespace Arbiter {
     "effects": Set<String>,
   };
 
-  action "read", "write", "delete", "execute", "communicate"
+  action ${quoted(ACTION_KINDS)}
     appliesTo { principal: [Actor], resource: [Target], context: Context };
 }
 `;
-
-export const ROLES = ['user', 'admin', 'assistant'] as const;
-export type ActorRole = (typeof ROLES)[number];
-
-export const SCOPES = ['internal', 'external', 'critical'] as const;
-export type ImpactScope = (typeof SCOPES)[number];
-
-export const ACTION_KINDS = ['read', 'write', 'delete', 'execute', 'communicate'] as const;
-export type ActionKind = (typeof ACTION_KINDS)[number];
 
 /** What a policy may read from `context`; `target` is cut at this many characters. */
 export const TARGET_LIMIT = 4096;

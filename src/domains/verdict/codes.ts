@@ -1,13 +1,6 @@
-/** Every code a verdict can carry (spec §7). */
-export type VerdictCode =
-  | 'SCHEMA_MISMATCH'
-  | 'POLICY_VIOLATION'
-  | 'DEST_MUTATION'
-  | 'RATE_LIMIT_EXCEEDED'
-  | 'EXFILTRATION_BLOCKED'
-  | 'FILESYSTEM_DENIED'
-  | 'CONFLICT_DETECTED'
-  | 'STATE_DRIFT';
+import type { Finding, VerdictCode } from '../../shared/finding.ts';
+
+export type { Finding, VerdictCode } from '../../shared/finding.ts';
 
 /**
  * Order in which findings win when several fire on one call, first wins. Fixed so the
@@ -26,15 +19,6 @@ export const VERDICT_PRECEDENCE = [
   'CONFLICT_DETECTED',
   'STATE_DRIFT',
 ] as const satisfies readonly VerdictCode[];
-
-export interface Finding {
-  code: VerdictCode;
-  message: string;
-  /** Where the finding was made, e.g. `statement 2`, `command "rm"`, `path /etc/shadow`. */
-  location?: string;
-  /** MITRE ATT&CK technique ids of the rule or guard that made the finding, when it maps to any. */
-  attack?: string[];
-}
 
 const rank = new Map<VerdictCode, number>(VERDICT_PRECEDENCE.map((code, index) => [code, index]));
 

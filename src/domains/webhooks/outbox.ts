@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import type { EventType } from '../../shared/event-types.ts';
 import type { AuditEvent } from '../audit/index.ts';
-import type { EventType } from './event-types.ts';
 
 /** Standard Webhooks message ids: stable across retries of one event, so receivers can deduplicate. */
 export function newMessageId(): string {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import shippedRules from '../../../shared/secrets/secret-rules.json' with { type: 'json' };
+import type { SecretRuleSet } from '../../../shared/secrets/secret-rules.ts';
 import { ibanValid, luhnValid, ssnValid } from './checksums.ts';
 import { detectPii, type PiiType, scrub } from './scrubber.ts';
-import shippedRules from './secret-rules.json' with { type: 'json' };
-import type { SecretRuleSet } from './secret-rules.ts';
 
 const typesIn = (text: string): PiiType[] => detectPii(text).map((s) => s.type);
 

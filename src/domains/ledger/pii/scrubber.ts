@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import { type CountryCode, findPhoneNumbersInText, isSupportedCountry } from 'libphonenumber-js/max';
+import { secretScanner, shannonEntropy } from '../../../shared/secrets/secret-rules.ts';
 import { findAddresses } from './addresses.ts';
 import { IBAN_LENGTHS, ibanValid, luhnValid, ssnValid } from './checksums.ts';
 import { findNames } from './names.ts';
-import { secretScanner, shannonEntropy } from './secret-rules.ts';
 
 /**
  * Personal data and secrets are replaced by typed placeholders before a claim is stored or

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { InMemoryHybridIndex } from '../../../../scripts/lib/memory-index.ts';
 import { HashEmbedder } from '../embeddings/hash.ts';
 import {
   exactNearest,
@@ -11,7 +12,6 @@ import {
   relevanceFloorFor,
 } from './hybrid.ts';
 import { Bm25Index, lexicalOverlap, stem } from './lexical.ts';
-import { InMemoryHybridIndex } from './memory-index.ts';
 
 const details = (cosines: Record<string, number>) => (id: string) => ({
   cosine: cosines[id] ?? 0,

@@ -33,6 +33,9 @@ export interface FusedHit {
 /** The constant of Cormack et al. (2009); damps the gap between the first ranks. */
 export const RRF_K = 60;
 
+/** Candidates each side contributes before fusion. */
+export const CANDIDATES_PER_SIDE = 50;
+
 /**
  * A candidate is relevant when its meaning is close enough, or when it is moderately close and
  * shares at least `minOverlap` of the query's content words (short queries worded like the claim).

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { Config } from '../../../config.ts';
 import { logThrottle } from '../../../lib/log-throttle.ts';
 import { WORKER_RESOURCE_LIMITS } from '../../../lib/worker-limits.ts';
-import type { NearestHit, VectorIndex } from './vector-index.ts';
+import type { NearestHit, VectorIndex } from './vector-port.ts';
 
 /** The indexes whose queries run in this process: sqlite-vec (synchronous) and the two scans in JS. */
 type ThreadedKind = 'sqlite-vec' | 'sparse-scan' | 'exact-scan';

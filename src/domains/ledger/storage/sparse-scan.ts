@@ -1,6 +1,6 @@
 import type { Db } from '../../../db/database.ts';
 import { AccountCache, DEFAULT_CACHE_LIMITS } from './account-cache.ts';
-import type { NearestHit, VectorIndex } from './vector-index.ts';
+import type { NearestHit, VectorIndex } from './vector-port.ts';
 import { bytesToVector } from './vectors.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { type Case, familyTable } from './family-table.test-support.ts';
+import { type Case, familyTable } from '../../../../test/verdict/family-table.ts';
 
 const D = 'DEST_MUTATION';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { type Case, familyTable } from '../../../../test/verdict/family-table.ts';
 import { evaluateAction } from '../engine.ts';
-import { type Case, familyTable } from './family-table.test-support.ts';
 import { judgeArgv, judgeWindowsCommandLine } from './index.ts';
 
 const D = 'DEST_MUTATION';

@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { familyTable } from './family-table.test-support.ts';
+import { familyTable } from '../../../../test/verdict/family-table.ts';
 
 const D = 'DEST_MUTATION';
 const P = 'POLICY_VIOLATION';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { familyTable } from '../../../../test/verdict/family-table.ts';
 import { analyzeShell } from '../analyzers/shell.ts';
 import { topFinding } from '../codes.ts';
-import { familyTable } from './family-table.test-support.ts';
 
 const X = 'EXFILTRATION_BLOCKED';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { words } from '../../../../test/verdict/family-table.ts';
 import { type Finding, topFinding, type VerdictCode } from '../codes.ts';
 import { evaluateAction } from '../engine.ts';
-import { words } from './family-table.test-support.ts';
 import { judgeArgv, judgeWindowsCommandLine } from './index.ts';
 
 function verdictOf(command: string): VerdictCode | null {

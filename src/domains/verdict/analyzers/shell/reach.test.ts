@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateAction } from '../../engine.ts';
 
-const verdict = (command: string, context?: { workspace: string }) =>
+const verdict = (command: string, context?: { workspace: string[] }) =>
   evaluateAction({ action: 'shell.exec', payload: { command }, ...(context ? { context } : {}) });
-const codeOf = (command: string, context?: { workspace: string }) =>
+const codeOf = (command: string, context?: { workspace: string[] }) =>
   verdict(command, context).finding?.code ?? null;
 
 describe('what a command reaches through another', () => {
@@ -32,7 +32,7 @@ describe('what a command reaches through another', () => {
   });
 
   it('asks about a crontab installed from a table of unknown content, and judges a known one', () => {
-    const unknown = verdict('cat jobs.txt | crontab -', { workspace: '/home/dev/app' });
+    const unknown = verdict('cat jobs.txt | crontab -', { workspace: ['/home/dev/app'] });
     expect(unknown.recognised).toBe(false);
     expect(unknown.unrecognised.join(' ')).toMatch(/crontab installs a table/);
     expect(verdict('crontab -l').recognised).toBe(true);

@@ -1,4 +1,5 @@
-import { lookupTable } from '../../../lib/lookup-table.ts';
+import { lookupTable } from '../../src/lib/lookup-table.ts';
+import type { JsPattern } from '../../src/shared/secrets/secret-rules.ts';
 /**
  * Translates the RE2 (Go) regular expressions of the gitleaks rule set into JavaScript ones.
  *
@@ -9,11 +10,6 @@ import { lookupTable } from '../../../lib/lookup-table.ts';
  * RE2 runs in linear time; V8's engine backtracks. A pattern is refused when a quantified group
  * contains an unbounded quantifier (star height > 1), the shape behind catastrophic backtracking.
  */
-
-export interface JsPattern {
-  source: string;
-  flags: string;
-}
 
 export type Conversion = { ok: true; pattern: JsPattern } | { ok: false; reason: string };
 

@@ -1,13 +1,13 @@
 import { expect, it } from 'vitest';
-import type { VerdictCode } from '../codes.ts';
-import { evaluateAction } from '../engine.ts';
 import {
   type CatalogueContext,
   DEFAULT_CATALOGUE_CONTEXT,
   EMPTY_PROTECTED_RESOURCES,
   judgeArgv,
   type ProtectedResources,
-} from './index.ts';
+} from '../../src/domains/verdict/catalogue/index.ts';
+import type { VerdictCode } from '../../src/domains/verdict/codes.ts';
+import { evaluateAction } from '../../src/domains/verdict/engine.ts';
 
 /** A command as an agent would send it, and the code it must get (null: safe). */
 export type Case = [command: string, code: VerdictCode | null];

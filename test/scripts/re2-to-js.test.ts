@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { re2ToJs } from './re2-to-js.ts';
+import { re2ToJs } from '../../scripts/lib/re2-to-js.ts';
 
 const compile = (re2: string): RegExp => {
   const conv = re2ToJs(re2);

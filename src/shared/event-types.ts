@@ -1,4 +1,7 @@
-/** Every event a webhook endpoint can subscribe to, with what it reports (`GET /webhooks/event-types`). */
+/**
+ * Every event a webhook endpoint can subscribe to, with what it reports (`GET /webhooks/event-types`).
+ * Shared: audit entries name the event they raise, and the webhooks outbox queues it.
+ */
 export const EVENT_TYPES = {
   'api_key.revoked': 'An API key of the account was revoked.',
   'subscription.updated':
