@@ -14,11 +14,11 @@ import { currentMonthlyPeriod } from './periods.ts';
 import type { BillingProvider } from './providers.ts';
 import type { BillingRepo, CheckoutSessionRow, SubscriptionRow } from './repo.ts';
 import { changeFromStripeEvent } from './stripe-events.ts';
+import type { SubscriptionChange, SubscriptionStatus } from './types.ts';
 import { usagePeriod, usageReport } from './usage-report.ts';
 
 export { mapStripeStatus } from './stripe-events.ts';
-
-export type SubscriptionStatus = 'active' | 'past_due' | 'canceled';
+export type { SubscriptionChange, SubscriptionStatus } from './types.ts';
 
 const CHECKOUT_TTL_MS = 60 * 60 * 1000;
 
@@ -37,21 +37,6 @@ function requireHttpUrl(field: string, value: string): void {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw Errors.validation(`body/${field} must be an absolute http or https URL`);
   }
-}
-
-/** A plan or status change to apply, from a checkout or the provider. */
-export interface SubscriptionChange {
-  accountId: string;
-  plan: string;
-  status: SubscriptionStatus;
-  provider: 'local' | 'stripe';
-  customerRef?: string | null;
-  subscriptionRef?: string | null;
-  periodStart?: string | null;
-  periodEnd?: string | null;
-  /** When the provider reported the change; an older report than the last applied is ignored. */
-  eventAt?: string;
-  actor: string;
 }
 
 function planDetails(plan: Plan) {

@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import { FALLBACK_PLAN, type Plan } from '../plans/index.ts';
 import type { BillingRepo } from './repo.ts';
-import type { SubscriptionChange, SubscriptionStatus } from './service.ts';
+import type { SubscriptionChange, SubscriptionStatus } from './types.ts';
 
 /** Stripe's subscription statuses in the three Arbiter knows. */
 export function mapStripeStatus(status: string): SubscriptionStatus {

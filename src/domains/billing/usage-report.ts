@@ -3,7 +3,7 @@ import type { Plan } from '../plans/index.ts';
 import type { UsageMeter, UsageRepo } from '../usage/index.ts';
 import { monthlyCharge } from './periods.ts';
 import type { BillingRepo } from './repo.ts';
-import type { SubscriptionStatus } from './service.ts';
+import type { SubscriptionStatus } from './types.ts';
 
 /** Usage is counted per calendar month in UTC, whatever the subscription's own dates. */
 export function usagePeriod(at: Date) {

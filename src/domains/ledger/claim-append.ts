@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { AuditRepo } from '../audit/index.ts';
 import type { PendingEvent } from '../webhooks/index.ts';
+import type { ReportedConflict, StoreInput, StoreResult } from './claim-types.ts';
 import { factView } from './conflicts/fact.ts';
 import type { LedgerContext } from './ledger-context.ts';
 import type { PiiType } from './pii/scrubber.ts';
@@ -14,7 +15,6 @@ import {
   type LedgerHead,
   type VersionRow,
 } from './repo.ts';
-import type { ReportedConflict, StoreInput, StoreResult } from './service.ts';
 
 export type AuditEvents = Parameters<AuditRepo['appendIn']>[1][number][];
 

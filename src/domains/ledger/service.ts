@@ -1,29 +1,15 @@
-import type { Static } from 'typebox';
 import { verifyChain } from './chain-verify.ts';
 import { createClaimReads } from './claim-reads.ts';
 import { createTextCheck } from './claim-text-check.ts';
 import { createClaimWrites } from './claim-writes.ts';
 import { type LedgerServiceDeps, ledgerContext } from './ledger-context.ts';
 import type { ClaimRow } from './repo.ts';
-import type { ConflictSchema, OnConflictSchema, StoreBody, StoreResponse } from './schemas.ts';
 
 export { RERANK_CANDIDATES, type SearchHit } from './claim-reads.ts';
 export { LONG_TEXT_FACTS, SUBJECT_SENTENCES, TEXT_CHECK_SLICE_MS } from './claim-text-check.ts';
+export type { OnConflict, ReportedConflict, StoreInput, StoreResult } from './claim-types.ts';
 export { BATCH_SLICE_MS, CONFLICT_CANDIDATES, normalizeClaim } from './claim-writes.ts';
 export { type LedgerServiceDeps, SUBJECT_CANDIDATES } from './ledger-context.ts';
-
-export type OnConflict = Static<typeof OnConflictSchema>;
-
-export type ReportedConflict = Static<typeof ConflictSchema>;
-
-/** One claim to store; `expected_state_hash` is read by `store` only (`storeMany` takes it once, in its options). */
-export type StoreInput = Static<typeof StoreBody>;
-
-/**
- * `created_at` (when the claim was first stored) is not in the response, which drops it, but it
- * is in the idempotent answer remembered with the claim, and so in the account's GDPR export.
- */
-export type StoreResult = Static<typeof StoreResponse> & { created_at: string };
 
 /**
  * The claim ledger: one hash-chained ledger per account. Vault uuids and ledger short ids name

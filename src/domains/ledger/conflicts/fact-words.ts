@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { stem } from '../search/lexical.ts';
-import type { FactReading } from './fact.ts';
 import { IRREGULAR } from './lexicon.ts';
 import { wordNet } from './wordnet.ts';
+
+/** How a quantity is bounded: `at least`, `up to`, `about`, or exact (undefined). */
+export type FactBound = 'min' | 'max' | 'about' | undefined;
 
 /**
  * The words a fact is read from (`fact.ts`): tokens, the word lists of the statement shapes, verb
@@ -129,7 +131,7 @@ export const SCOPE_OPENERS = new Set([
   'unless',
   'per',
 ]);
-export const BOUNDS: ReadonlyArray<[string[], FactReading['bound']]> = [
+export const BOUNDS: ReadonlyArray<[string[], FactBound]> = [
   [['at', 'least'], 'min'],
   [['more', 'than'], 'min'],
   [['over'], 'min'],

@@ -4,6 +4,7 @@ import {
   bareVerb,
   COPULAS,
   DETERMINERS,
+  type FactBound,
   FUNCTIONAL_VERBS,
   GENERIC_HEADS,
   inflectedVerb,
@@ -78,7 +79,7 @@ export interface FactReading {
   /** How many of the subject ("Three engineers …" → `3`), or undefined. */
   count: string | undefined;
   /** `min` ("at least 5"), `max` ("up to 5"), `about` ("about 5"), or undefined for an exact value. */
-  bound: 'min' | 'max' | 'about' | undefined;
+  bound: FactBound;
   /**
    * One value at a time: a definite noun relation ("the capital of"), a passive with its agent,
    * or a verb of the `FUNCTIONAL_VERBS` list. Another object for such a relation contradicts;

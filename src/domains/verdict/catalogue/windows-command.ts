@@ -1,6 +1,6 @@
 import { DEFAULT_PATH_CONTEXT, type PathContext } from '../analyzers/paths.ts';
 import type { Finding } from '../codes.ts';
-import { readCmdLine } from './windows-command/cmd-line.ts';
+import { judgeNative, readCmdLine } from './windows-command/cmd-line.ts';
 import {
   CMD_PROGRAMS,
   requote,
@@ -12,8 +12,15 @@ import {
 } from './windows-command/names.ts';
 import { readPowerShellScript } from './windows-command/powershell-script.ts';
 import { readShell } from './windows-command/shells.ts';
-import type { State, WebRequest } from './windows-command/state.ts';
+import type { Readers, State, WebRequest } from './windows-command/state.ts';
 import { cmdletName, POWERSHELL_ONLY_ALIASES } from './windows-powershell.ts';
+
+/** The three grammars' readers, handed down in the state so the reader modules never import one another. */
+const READERS: Readers = {
+  cmdLine: readCmdLine,
+  native: (words, state) => judgeNative(words, state),
+  powershell: readPowerShellScript,
+};
 
 export { restoreSeparators, windowsProgramName } from './windows-command/names.ts';
 export { deletesEverything } from './windows-command/paths.ts';
@@ -59,6 +66,7 @@ export function readWindowsArgv(
     paths,
     aliases: new Map(),
     requests: [],
+    read: READERS,
     ...(stdin === undefined ? {} : { stdin }),
   };
   if (SHELLS.has(program)) {
@@ -89,7 +97,15 @@ export function readWindowsCommandLine(
 ): WindowsReading | undefined {
   const grammar = windowsGrammar(line);
   if (grammar === undefined) return undefined;
-  const state: State = { commands: [], findings: [], depth: 0, paths, aliases: new Map(), requests: [] };
+  const state: State = {
+    commands: [],
+    findings: [],
+    depth: 0,
+    paths,
+    aliases: new Map(),
+    requests: [],
+    read: READERS,
+  };
   if (grammar === 'powershell') readPowerShellScript(line, state);
   else readCmdLine(line, state);
   return reading(state);

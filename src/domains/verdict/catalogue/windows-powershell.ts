@@ -1,4 +1,5 @@
 import { lookupTable } from '../../../lib/lookup-table.ts';
+import type { PsStatement, PsWord } from './windows-powershell/ps-word.ts';
 
 export {
   type BoundCmdlet,
@@ -6,6 +7,7 @@ export {
   cmdletName,
   POWERSHELL_ONLY_ALIASES,
 } from './windows-powershell/cmdlets.ts';
+export type { PsStatement, PsWord } from './windows-powershell/ps-word.ts';
 
 /**
  * A bounded reader for PowerShell command lines: statements (`;`, newlines, `&&`, `||`),
@@ -19,35 +21,6 @@ export {
 export const MAX_POWERSHELL_SCRIPT = 32 * 1024;
 const MAX_NESTING = 24;
 const MAX_STATEMENTS = 512;
-
-export interface PsWord {
-  /** The text PowerShell would pass, with unknown expansions shown as `$name` or `(…)`. */
-  text: string;
-  /** Items of an unquoted comma list (`C:\,D:\`); one item otherwise. */
-  items: string[];
-  /** Every part is known: no unknown variable, subexpression or member call. */
-  literal: boolean;
-  /** Written without quotes, so a leading `-` makes it a parameter name. */
-  bare: boolean;
-  /** A `( )`, `$( )`, `[Type]::…` or `{ }` value rather than a string. */
-  expression?: 'group' | 'block' | 'type';
-  /** The word as written, for calls such as `[IO.Directory]::Delete('C:\', $true)`. */
-  raw: string;
-  /** The statements of a `{ }` script block. */
-  inner?: PsStatement[];
-}
-
-export interface PsStatement {
-  words: PsWord[];
-  /** Written after the call operator `&` or dot-sourcing `.`: the first word is what runs. */
-  invoked: boolean;
-  /** The pipeline element before this one, whose output this one reads. */
-  pipedFrom?: PsStatement;
-  /** `>`/`>>` targets. */
-  writes: string[];
-  /** Reached through `( )`, `$( )` or a method argument of another statement's word. */
-  nested: boolean;
-}
 
 export interface PsScript {
   statements: PsStatement[];

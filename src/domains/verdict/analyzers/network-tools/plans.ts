@@ -1,4 +1,4 @@
-import type { ToolInput, ToolWord } from '../network-tools.ts';
+import type { ToolInput, ToolWord } from './tool-words.ts';
 
 /**
  * What one network tool's command line sends, and where: a plan per tool family (curl, wget,

@@ -6,7 +6,6 @@ import {
   type PsWord,
   readPowerShell,
 } from '../windows-powershell.ts';
-import { judgeNative, readCmdLine } from './cmd-line.ts';
 import { requote } from './names.ts';
 import { judgeDeleteTarget, judgePath, judgePathWord } from './paths.ts';
 import { destructive, MAX_DEPTH, nestedState, opaque, overBudget, type State } from './state.ts';
@@ -252,7 +251,7 @@ function judgeStatement(statement: PsStatement, state: State): void {
   if (KEYWORDS.has(name.toLowerCase())) return;
   const cmdlet = name.includes('.') || /^[A-Za-z]:|^\.?\\/.test(name) ? undefined : cmdletName(name);
   if (cmdlet === undefined) {
-    judgeNative([name, ...rest.map((word) => word.text)], state);
+    state.read.native([name, ...rest.map((word) => word.text)], state);
     return;
   }
   // `rd /s /q C:\` in PowerShell fails (Remove-Item takes no /s); judged as the cmd line it resembles.
@@ -261,7 +260,7 @@ function judgeStatement(statement: PsStatement, state: State): void {
     /^(?:rd|rmdir|del|erase)$/i.test(name) &&
     rest.some((w) => /^\/[a-z]$/i.test(w.text))
   ) {
-    readCmdLine([name, ...rest.map((word) => word.text)].map(requote('"')).join(' '), state);
+    state.read.cmdLine([name, ...rest.map((word) => word.text)].map(requote('"')).join(' '), state);
     return;
   }
   const bound = bindCmdlet(cmdlet, rest);
@@ -272,7 +271,7 @@ function judgeStatement(statement: PsStatement, state: State): void {
     /^(?:curl|wget)$/i.test(name) &&
     bound.rest.some((word) => word.startsWith('-'))
   ) {
-    judgeNative([name, ...rest.map((word) => word.text)], state);
+    state.read.native([name, ...rest.map((word) => word.text)], state);
     return;
   }
   state.commands.push(bound.argv);
@@ -284,7 +283,7 @@ function judgeStatement(statement: PsStatement, state: State): void {
       const file = bound.named.get('FilePath')?.[0];
       if (file === undefined) return;
       const argumentList = bound.named.get('ArgumentList') ?? [];
-      judgeNative(
+      state.read.native(
         [file, ...argumentList.flatMap((value) => value.split(/\s+/)).filter((w) => w !== '')],
         state,
       );

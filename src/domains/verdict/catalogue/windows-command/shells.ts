@@ -1,6 +1,4 @@
-import { readCmdLine } from './cmd-line.ts';
 import { requote } from './names.ts';
-import { readPowerShellScript } from './powershell-script.ts';
 import { nestedState, opaque, type State } from './state.ts';
 
 /**
@@ -13,11 +11,11 @@ export function readShell(program: string, args: readonly string[], state: State
   if (program === 'cmd') {
     // Without /c or /k, cmd runs the lines it reads on standard input.
     const line = cmdCommandLine(args) ?? state.stdin;
-    if (line !== undefined) readCmdLine(line, inner);
+    if (line !== undefined) inner.read.cmdLine(line, inner);
     return;
   }
   const script = powerShellCommand(program, args, state);
-  if (script !== undefined) readPowerShellScript(script, inner);
+  if (script !== undefined) inner.read.powershell(script, inner);
 }
 
 /** What `cmd [/q /d /v:on …] /c|/k|/r command…` runs. */

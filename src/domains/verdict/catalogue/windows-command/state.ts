@@ -30,6 +30,17 @@ export interface State {
   /** `Set-Alias name value` seen so far in the script. */
   aliases: Map<string, string>;
   requests: WebRequest[];
+  /**
+   * The readers of the three grammars, so that a shell inside a shell reads its line without the
+   * reader modules importing one another (windows-command.ts wires them).
+   */
+  read: Readers;
+}
+
+export interface Readers {
+  cmdLine(line: string, state: State): void;
+  native(words: readonly string[], state: State): void;
+  powershell(script: string, state: State): void;
 }
 
 export function nestedState(state: State): State {

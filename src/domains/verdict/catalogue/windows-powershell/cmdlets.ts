@@ -1,5 +1,5 @@
 import { lookupTable } from '../../../../lib/lookup-table.ts';
-import type { PsWord } from '../windows-powershell.ts';
+import type { PsWord } from './ps-word.ts';
 
 /**
  * The cmdlets the rules read, with their parameters and aliases, and how a statement's words
