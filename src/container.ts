@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
+import { createConsoleRepo } from './console/repo.ts';
+import { createConsoleSessions } from './console/sessions.ts';
 import { type Db, isReady, migrateToLatest, openDatabase } from './db/database.ts';
 import { KEY_ROLES_MIGRATION } from './db/migrations/202611281000_key_roles.ts';
 import { createAccountsRepo } from './domains/accounts/repo.ts';
@@ -279,6 +281,8 @@ export async function createContainer(
         verdicts,
         ledger: ledgerService,
       },
+      /** The console's own stores: its sessions and the read models of its pages. */
+      console: { sessions: createConsoleSessions(db.kysely), repo: createConsoleRepo(db.kysely) },
       ready: () => isReady(db),
       /** Flushes counters and closes connections, in that order. */
       async close(): Promise<void> {

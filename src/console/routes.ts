@@ -18,8 +18,7 @@ import { memoryPages } from './pages/memory.ts';
 import { policyPages } from './pages/policies.ts';
 import { usagePages } from './pages/usage.ts';
 import { webhookPages } from './pages/webhooks.ts';
-import { createConsoleRepo } from './repo.ts';
-import { createConsoleSessions, csrfTokenFor, SESSION_TTL_MS, sameToken } from './sessions.ts';
+import { csrfTokenFor, SESSION_TTL_MS, sameToken } from './sessions.ts';
 
 const SESSION_COOKIE = 'arbiter_console';
 /** Before sign-in there is no session: the sign-in form is tied to this cookie instead (double submit). */
@@ -106,8 +105,8 @@ function errorPage(request: FastifyRequest, reply: FastifyReply, status: number,
 
 export function buildConsoleDeps(container: Container): ConsoleDeps {
   return {
-    sessions: createConsoleSessions(container.db.kysely),
-    repo: createConsoleRepo(container.db.kysely),
+    sessions: container.console.sessions,
+    repo: container.console.repo,
     judgment: container.judgment,
     apiKeys: container.services.apiKeys,
     ledger: container.services.ledger,

@@ -1,4 +1,8 @@
-import { SecretScanner, shannonEntropy, shippedSecretRuleSet } from '../../../ledger/index.ts';
+import {
+  SecretScanner,
+  shannonEntropy,
+  shippedSecretRuleSet,
+} from '../../../../shared/secrets/secret-rules.ts';
 import { percentDecode } from '../paths.ts';
 
 /**

@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { getDomain, getDomainWithoutSuffix } from 'tldts';
-import { shannonEntropy } from '../../../ledger/index.ts';
+import { shannonEntropy } from '../../../../shared/secrets/secret-rules.ts';
 import wellKnown from '../../data/well-known-domains.json' with { type: 'json' };
 
 /**
