@@ -119,7 +119,7 @@ describe.each(DIALECTS)('where the agent works, on %s', (dialect) => {
   });
 
   it('judges /v2/actions/evaluate from the same context: the request, then the account defaults', async () => {
-    const judge = async (context?: unknown) =>
+    const judge = async (context?: unknown, payload: object = READ_NOTES.payload) =>
       t.app.inject({
         method: 'POST',
         url: '/v2/actions/evaluate',
@@ -129,7 +129,7 @@ describe.each(DIALECTS)('where the agent works, on %s', (dialect) => {
           actor: 'agent-1',
           actor_role: 'assistant',
           impact_scope: 'internal',
-          payload: READ_NOTES.payload,
+          payload,
           ...(context === undefined ? {} : { context }),
         },
       });
@@ -137,19 +137,7 @@ describe.each(DIALECTS)('where the agent works, on %s', (dialect) => {
     expect(await decision()).toBe('BLOCKED');
     expect(await decision({ workspace: '/root' })).toBe('ALLOWED');
     // The keys in the workspace stay refused.
-    const keys = await t.app.inject({
-      method: 'POST',
-      url: '/v2/actions/evaluate',
-      headers: bearer(key),
-      payload: {
-        action_type: 'fs.read',
-        actor: 'agent-1',
-        actor_role: 'assistant',
-        impact_scope: 'internal',
-        payload: { path: '/root/.ssh/id_rsa' },
-        context: { workspace: '/root' },
-      },
-    });
+    const keys = await judge({ workspace: '/root' }, { path: '/root/.ssh/id_rsa' });
     expect(keys.json().decision).toBe('BLOCKED');
 
     await send('PUT', '/v1/settings/context', { workspace: '/root' });

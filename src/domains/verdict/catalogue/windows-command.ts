@@ -15,6 +15,20 @@ import { readShell } from './windows-command/shells.ts';
 import type { Readers, State, WebRequest } from './windows-command/state.ts';
 import { cmdletName, POWERSHELL_ONLY_ALIASES } from './windows-powershell.ts';
 
+/** What a reading starts from: nothing gathered yet, at the top level. */
+function freshState(paths: PathContext, stdin?: string): State {
+  return {
+    commands: [],
+    findings: [],
+    depth: 0,
+    paths,
+    aliases: new Map(),
+    requests: [],
+    read: READERS,
+    ...(stdin === undefined ? {} : { stdin }),
+  };
+}
+
 /** The three grammars' readers, handed down in the state so the reader modules never import one another. */
 const READERS: Readers = {
   cmdLine: readCmdLine,
@@ -59,16 +73,7 @@ export function readWindowsArgv(
   if (first === undefined) return undefined;
   const program = windowsProgramName(first);
   const rest = argv.slice(1);
-  const state: State = {
-    commands: [],
-    findings: [],
-    depth: 0,
-    paths,
-    aliases: new Map(),
-    requests: [],
-    read: READERS,
-    ...(stdin === undefined ? {} : { stdin }),
-  };
+  const state = freshState(paths, stdin);
   if (SHELLS.has(program)) {
     // Windows' argv rules: `\"` is a literal quote for powershell; cmd reads its line as is.
     const words = program === 'cmd' ? rest : rest.map((word) => word.replace(/\\"/g, '"'));
@@ -97,15 +102,7 @@ export function readWindowsCommandLine(
 ): WindowsReading | undefined {
   const grammar = windowsGrammar(line);
   if (grammar === undefined) return undefined;
-  const state: State = {
-    commands: [],
-    findings: [],
-    depth: 0,
-    paths,
-    aliases: new Map(),
-    requests: [],
-    read: READERS,
-  };
+  const state = freshState(paths);
   if (grammar === 'powershell') readPowerShellScript(line, state);
   else readCmdLine(line, state);
   return reading(state);
